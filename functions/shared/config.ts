@@ -1,0 +1,56 @@
+/** Configuration of the functions, read once from the environment when a function starts. */
+export interface Config {
+  readonly tableName: string;
+  readonly bucketName: string;
+  readonly region: string;
+  /** Lifetime of presigned file URLs, 1..3600 seconds (SPEC 3.4). */
+  readonly signatureUrlTtlSeconds: number;
+  /** IANA zone in which times are shown and imported (SPEC 3.5). */
+  readonly displayTimeZone: string;
+  /** Local emulators only: DynamoDB endpoint, e.g. http://127.0.0.1:8000. */
+  readonly dynamoDbEndpoint: string | undefined;
+  /** Local emulators only: S3 endpoint for path-style URLs, e.g. http://127.0.0.1:4569. */
+  readonly s3Endpoint: string | undefined;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function required(env: Env, name: string): string {
+  const value = env[name];
+  if (!value) throw new ConfigError(`Missing required environment variable ${name}`);
+  return value;
+}
+
+function ttl(env: Env): number {
+  const raw = env.SIGNATURE_URL_TTL_SECONDS ?? '300';
+  if (!/^[1-9][0-9]{0,3}$/.test(raw) || Number(raw) > 3600) {
+    throw new ConfigError('SIGNATURE_URL_TTL_SECONDS must be an integer from 1 to 3600');
+  }
+  return Number(raw);
+}
+
+function timeZone(env: Env): string {
+  const zone = env.DISPLAY_TIME_ZONE ?? 'UTC';
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+  } catch {
+    throw new ConfigError(`DISPLAY_TIME_ZONE is not an IANA time zone: ${zone}`);
+  }
+  return zone;
+}
+
+export function loadConfig(env: Env): Config {
+  return {
+    tableName: required(env, 'TABLE_NAME'),
+    bucketName: required(env, 'BUCKET_NAME'),
+    region: required(env, 'AWS_REGION'),
+    signatureUrlTtlSeconds: ttl(env),
+    displayTimeZone: timeZone(env),
+    dynamoDbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
+    s3Endpoint: env.S3_ENDPOINT || undefined,
+  };
+}
