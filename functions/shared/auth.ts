@@ -1,0 +1,32 @@
+import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
+import { ForbiddenError, UnauthorizedError } from './errors';
+
+export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
+
+function claimsOf(event: ApiEvent): Record<string, unknown> {
+  return event.requestContext?.authorizer?.jwt?.claims ?? {};
+}
+
+/**
+ * API Gateway's JWT authorizer accepts ID tokens as well as access tokens (it checks `aud` or
+ * `client_id`); this API takes access tokens only.
+ */
+export function requireAccessToken(event: ApiEvent): void {
+  if (claimsOf(event).token_use !== 'access') throw new UnauthorizedError();
+}
+
+/**
+ * Groups as API Gateway passes them: claims arrive as strings, so the array claim
+ * `cognito:groups` comes as `"[a b]"`; a real array or a single name is accepted too.
+ */
+export function groupsOf(event: ApiEvent): string[] {
+  const raw = claimsOf(event)['cognito:groups'];
+  if (Array.isArray(raw)) return raw.filter((g): g is string => typeof g === 'string');
+  if (typeof raw !== 'string') return [];
+  const inner = raw.startsWith('[') && raw.endsWith(']') ? raw.slice(1, -1) : raw;
+  return inner.split(/[\s,]+/).filter(Boolean);
+}
+
+export function requireGroup(event: ApiEvent, group: string): void {
+  if (!groupsOf(event).includes(group)) throw new ForbiddenError();
+}

@@ -1,0 +1,52 @@
+/**
+ * Typed errors with the status they map to (SPEC section 4). Only these reach a client with
+ * their message; anything else becomes a 500 with a fixed message.
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequestError extends HttpError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
+
+export class UnauthorizedError extends HttpError {
+  constructor() {
+    super(401, 'Unauthorized');
+  }
+}
+
+export class ForbiddenError extends HttpError {
+  constructor() {
+    super(403, 'Forbidden');
+  }
+}
+
+export class NotFoundError extends HttpError {
+  constructor(message: string) {
+    super(404, message);
+  }
+}
+
+/** DynamoDB throttled or unreachable after the SDK's retries; the client may try again. */
+export class ServiceUnavailableError extends HttpError {
+  constructor(retryAfterSeconds = 1) {
+    super(503, 'Service unavailable', { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
+/** A stored record that does not have the shape of SPEC section 3: a 500, never a partial answer. */
+export class CorruptRecordError extends Error {
+  override readonly name = 'CorruptRecordError';
+}
+
+export const INTERNAL_ERROR_MESSAGE = 'Internal server error';

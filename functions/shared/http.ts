@@ -1,0 +1,85 @@
+/**
+ * The response envelope (SPEC 2) and the mapping of errors to responses (SPEC 4), in one
+ * middy middleware: a handler returns the record, or throws.
+ */
+import middy from '@middy/core';
+import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { ApiEvent } from './auth';
+import { HttpError, INTERNAL_ERROR_MESSAGE, ServiceUnavailableError } from './errors';
+import { stringifyExactJson } from './json';
+import { log } from './logger';
+import { isUnavailable } from './table';
+
+export type ApiResult = APIGatewayProxyStructuredResultV2 & {
+  statusCode: number;
+  body: string;
+  headers: Record<string, string>;
+};
+
+const HEADERS = {
+  'Content-Type': 'application/json; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+} as const;
+
+export function respond(
+  statusCode: number,
+  message: string,
+  data: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): ApiResult {
+  return {
+    statusCode,
+    headers: { ...HEADERS, ...headers },
+    body: stringifyExactJson({ message, data }),
+  };
+}
+
+/** Known errors keep their status and message; a timeout or an unreachable store is a 503; the rest a bare 500. */
+function errorResponse(error: unknown): ApiResult {
+  const known =
+    error instanceof HttpError
+      ? error
+      : isUnavailable(error)
+        ? new ServiceUnavailableError()
+        : undefined;
+  return known
+    ? respond(known.statusCode, known.message, null, known.headers)
+    : respond(500, INTERNAL_ERROR_MESSAGE, null);
+}
+
+type Request = middy.Request<ApiEvent, unknown, Error, Context>;
+
+function envelope(): middy.MiddlewareObj<ApiEvent, unknown, Error, Context> {
+  const started = new WeakMap<Request, number>();
+  const finish = (request: Request, result: ApiResult, error?: Error): void => {
+    request.response = result;
+    log({
+      level: result.statusCode >= 500 ? 'ERROR' : 'INFO',
+      message: 'request',
+      requestId: request.context.awsRequestId,
+      route: request.event.routeKey,
+      status: result.statusCode,
+      latencyMs: Math.round(performance.now() - (started.get(request) ?? performance.now())),
+      ...(error && result.statusCode >= 500 ? { errorName: error.name } : {}),
+    });
+  };
+  return {
+    before: (request) => {
+      started.set(request, performance.now());
+    },
+    after: (request) => finish(request, respond(200, 'Ok', request.response)),
+    onError: (request) => finish(request, errorResponse(request.error), request.error ?? undefined),
+  };
+}
+
+/** A route's handler as Lambda calls it. */
+export type ApiHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
+
+/** Wraps a route's logic: it gets the event and returns the record for `data`. */
+export function apiHandler(logic: (event: ApiEvent) => Promise<unknown>): ApiHandler {
+  const handler = middy<ApiEvent, unknown, Error, Context>()
+    .use(envelope())
+    .handler((event) => logic(event));
+  return handler as unknown as ApiHandler;
+}

@@ -1,0 +1,37 @@
+/**
+ * Exact JSON: integers are carried as bigint and decimals as strings, so no amount, rate, id or
+ * receipt number ever passes through a binary float (SPEC 3).
+ */
+
+type Reviver = (
+  this: unknown,
+  key: string,
+  value: unknown,
+  context?: { source?: string },
+) => unknown;
+
+const INTEGER_LITERAL = /^-?[0-9]+$/;
+
+/** Parses JSON turning every integer literal into a bigint, read from its source text. */
+export function parseExactJson(text: string): unknown {
+  const reviver: Reviver = (_key, value, context) =>
+    typeof value === 'number' &&
+    context?.source !== undefined &&
+    INTEGER_LITERAL.test(context.source)
+      ? BigInt(context.source)
+      : value;
+  return JSON.parse(text, reviver as Parameters<typeof JSON.parse>[1]);
+}
+
+declare global {
+  interface JSON {
+    rawJSON(text: string): unknown;
+  }
+}
+
+/** Serialises bigints as JSON integers, digit for digit. */
+export function stringifyExactJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'bigint' ? JSON.rawJSON(v.toString()) : v,
+  );
+}

@@ -1,0 +1,208 @@
+/**
+ * The records of SPEC 3 as they are imported and stored: the API shape, except that files are
+ * S3 object keys. Integers are bigint and decimals strings, so nothing passes through a float.
+ */
+import {
+  arrayById,
+  decimal,
+  integer,
+  nullable,
+  object,
+  string,
+  type Check,
+  type Problem,
+} from './schema';
+import { MAX_ID } from './ids';
+import { STORED_TIME, type TimeCodec } from './times';
+
+export interface CodedValue {
+  value: bigint;
+  description: string;
+}
+
+export interface CurrencyLine {
+  id: bigint;
+  currency: string;
+  edit_enabled: bigint;
+  delete_enabled: bigint;
+  rate: string;
+  exchange_amount: string;
+  receive_amount: string;
+  receive_profit_amount: string;
+}
+
+/** `F` is what a file field holds: an S3 key when stored, a presigned URL in the API. */
+export interface Transaction<F = string | null> {
+  id: bigint;
+  receipt_no: bigint;
+  branch: { id: bigint; name: string; address: string };
+  customer: { id: bigint; first_name: string; email: string };
+  purpose: CodedValue;
+  type: CodedValue;
+  total_amount: string;
+  total_profit_amount: string;
+  signature: F;
+  attachment: F;
+  transaction_currencies: CurrencyLine[];
+  created_by: { name: string };
+  created_at: string;
+}
+
+export interface RiskAssessment {
+  id: bigint;
+  customer_id: bigint;
+  type: CodedValue;
+  value: string;
+  grade: bigint;
+}
+
+export interface Customer<F = string | null> {
+  id: bigint;
+  first_name: string;
+  middle_name: string;
+  last_name: string;
+  email: string;
+  current_address: string | null;
+  permanent_address: string | null;
+  tin: string | null;
+  sss: string | null;
+  document_type: string | null;
+  id_no: string | null;
+  place_of_birth: string | null;
+  nationality: string | null;
+  contact_number: string | null;
+  id_photo: F;
+  date_of_birth: string;
+  assessment_score: bigint;
+  assessment_risk: CodedValue;
+  customer_risk_assessments: RiskAssessment[];
+  last_transaction_datetime: string | null;
+}
+
+/** Limits that keep every stored item far below DynamoDB's 400 KB. */
+export const MAX_CHILDREN = 1000;
+
+const id = integer(1n, MAX_ID);
+const int = integer();
+const text = string();
+const optionalText = nullable(text);
+const email = string({
+  maxLength: 320,
+  pattern: /^[^\s@]+@[^\s@]+$/,
+  expected: 'an e-mail address',
+});
+const fileKey = nullable(
+  string({
+    maxLength: 1024,
+    pattern: /^[^\s/][^\s]*$/,
+    expected: 'an S3 object key without spaces',
+  }),
+);
+const codedValue = object({ value: int, description: text });
+const flag = integer(0n, 1n);
+const dateOfBirth = string({
+  pattern: /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$/,
+  // Reject impossible dates such as 1990-02-30, which Date would roll over.
+  valid: (s) => {
+    const date = new Date(s.slice(0, 23) + 'Z');
+    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 19) === s.slice(0, 19);
+  },
+  expected: 'an ISO 8601 UTC time with microseconds, e.g. "1990-05-14T00:00:00.000000Z"',
+});
+
+/** Times come in as wall time in the display zone on import (given its codec), and as UTC in the table. */
+export function timeCheck(codec?: TimeCodec): Check {
+  return codec === undefined
+    ? string({ pattern: STORED_TIME, expected: 'a UTC time "YYYY-MM-DDTHH:MM:SSZ"' })
+    : string({
+        valid: (s) => codec.store(s) !== undefined,
+        expected: 'a time "YYYY-MM-DD HH:MM:SS" that exists in the display time zone',
+      });
+}
+
+const currencyLine = object({
+  id,
+  currency: string({
+    pattern: /^\S.* \([A-Z]{3}\)$/,
+    expected: 'a name then a code, e.g. "US Dollar (USD)"',
+  }),
+  edit_enabled: flag,
+  delete_enabled: flag,
+  rate: decimal(5),
+  exchange_amount: decimal(2),
+  receive_amount: decimal(2),
+  receive_profit_amount: decimal(),
+});
+
+export function transactionCheck(time: Check): Check {
+  return object({
+    id,
+    receipt_no: integer(1n, MAX_ID),
+    branch: object({ id, name: text, address: text }),
+    customer: object({ id, first_name: text, email }),
+    purpose: codedValue,
+    type: codedValue,
+    total_amount: decimal(2),
+    total_profit_amount: decimal(2),
+    signature: fileKey,
+    attachment: fileKey,
+    transaction_currencies: arrayById(currencyLine, MAX_CHILDREN),
+    created_by: object({ name: text }),
+    created_at: time,
+  });
+}
+
+const riskAssessment = object({ id, customer_id: id, type: codedValue, value: text, grade: int });
+
+/** Each risk assessment's customer_id must be its customer's id. */
+const ownedAssessments: Check = (value, path, problems) => {
+  const { id: owner, customer_risk_assessments: list } = value as Partial<Customer>;
+  if (typeof owner !== 'bigint' || !Array.isArray(list)) return;
+  list.forEach((entry, i) => {
+    const customerId = (entry as Partial<RiskAssessment> | null)?.customer_id;
+    if (typeof customerId === 'bigint' && customerId !== owner)
+      problems.push({
+        path: `${path}.customer_risk_assessments[${i}].customer_id`,
+        reason: "must equal the customer's id",
+      });
+  });
+};
+
+export function customerCheck(time: Check): Check {
+  return object(
+    {
+      id,
+      first_name: text,
+      middle_name: text,
+      last_name: text,
+      email,
+      current_address: optionalText,
+      permanent_address: optionalText,
+      tin: optionalText,
+      sss: optionalText,
+      document_type: optionalText,
+      id_no: optionalText,
+      place_of_birth: optionalText,
+      nationality: optionalText,
+      contact_number: optionalText,
+      id_photo: fileKey,
+      date_of_birth: dateOfBirth,
+      assessment_score: int,
+      assessment_risk: codedValue,
+      customer_risk_assessments: arrayById(riskAssessment, MAX_CHILDREN),
+      last_transaction_datetime: nullable(time),
+    },
+    ownedAssessments,
+  );
+}
+
+/** Checks a value; on success returns it typed and in field order, else every problem found. */
+export function validate<T>(
+  check: Check,
+  value: unknown,
+  path: string,
+): { ok: true; value: T } | { ok: false; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const checked = check(value, path, problems);
+  return problems.length === 0 ? { ok: true, value: checked as T } : { ok: false, problems };
+}

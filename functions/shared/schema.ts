@@ -1,0 +1,109 @@
+/**
+ * A small validator for the record shapes of SPEC 3. It reports every problem as a field path
+ * and a reason, which the import turns into `line N: <field path>: <reason>`.
+ */
+export interface Problem {
+  readonly path: string;
+  readonly reason: string;
+}
+
+/**
+ * Checks a value, pushing what is wrong to `problems`, and returns it with objects rebuilt in
+ * the order of their shape, so that a record read back from the table has the SPEC's field order.
+ */
+export type Check = (value: unknown, path: string, problems: Problem[]) => unknown;
+
+const MAX_SAFE = 2n ** 53n - 1n;
+
+export function integer(min = -MAX_SAFE, max = MAX_SAFE): Check {
+  return (value, path, problems) => {
+    if (typeof value !== 'bigint') problems.push({ path, reason: 'must be an integer' });
+    else if (value < min || value > max)
+      problems.push({ path, reason: `must be an integer from ${min} to ${max}` });
+    return value;
+  };
+}
+
+export function string(
+  options: {
+    maxLength?: number;
+    pattern?: RegExp;
+    expected?: string;
+    valid?: (s: string) => boolean;
+  } = {},
+): Check {
+  const { maxLength = 2000, pattern, expected, valid } = options;
+  return (value, path, problems) => {
+    if (typeof value !== 'string')
+      problems.push({ path, reason: `must be ${expected ?? 'a string'}` });
+    else if (value.length > maxLength)
+      problems.push({ path, reason: `must be at most ${maxLength} characters long` });
+    else if ((pattern && !pattern.test(value)) || (valid && !valid(value)))
+      problems.push({ path, reason: `must be ${expected ?? 'a valid string'}` });
+    return value;
+  };
+}
+
+/** A decimal number in a JSON string; `fractionDigits` fixes how many digits follow the point. */
+export function decimal(fractionDigits?: number): Check {
+  const fraction = fractionDigits === undefined ? '(\\.[0-9]+)?' : `\\.[0-9]{${fractionDigits}}`;
+  const expected =
+    fractionDigits === undefined
+      ? 'a decimal number in a string, e.g. "12.5"'
+      : `a decimal number in a string with exactly ${fractionDigits} fraction digits, e.g. "${(12.5).toFixed(fractionDigits)}"`;
+  return string({ maxLength: 64, pattern: new RegExp(`^-?(0|[1-9][0-9]*)${fraction}$`), expected });
+}
+
+export function nullable(check: Check): Check {
+  return (value, path, problems) => {
+    return value === null ? null : check(value, path, problems);
+  };
+}
+
+export function object(shape: Record<string, Check>, refine?: Check): Check {
+  return (value, path, problems) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      problems.push({ path, reason: 'must be an object' });
+      return value;
+    }
+    const record = value as Record<string, unknown>;
+    const ordered: Record<string, unknown> = {};
+    for (const [key, check] of Object.entries(shape)) {
+      if (Object.hasOwn(record, key)) ordered[key] = check(record[key], `${path}.${key}`, problems);
+      else problems.push({ path: `${path}.${key}`, reason: 'is required' });
+    }
+    for (const key of Object.keys(record)) {
+      if (!Object.hasOwn(shape, key))
+        problems.push({ path: `${path}.${key}`, reason: 'is not a known field' });
+    }
+    refine?.(ordered, path, problems);
+    return ordered;
+  };
+}
+
+/** An array of objects with an `id`, which must be unique and ascending (the order the API returns). */
+export function arrayById(item: Check, maxItems: number): Check {
+  return (value, path, problems) => {
+    if (!Array.isArray(value)) {
+      problems.push({ path, reason: 'must be an array' });
+      return;
+    }
+    if (value.length > maxItems) {
+      problems.push({ path, reason: `must have at most ${maxItems} entries` });
+      return;
+    }
+    let previous: bigint | undefined;
+    value.forEach((entry: unknown, i) => {
+      const at = `${path}[${i}]`;
+      item(entry, at, problems);
+      const id = (entry as { id?: unknown } | null)?.id;
+      if (typeof id !== 'bigint') return;
+      if (previous !== undefined && id <= previous)
+        problems.push({
+          path: `${at}.id`,
+          reason: 'must be unique and greater than the id before it',
+        });
+      previous = id;
+    });
+  };
+}

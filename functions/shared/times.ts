@@ -1,0 +1,66 @@
+/**
+ * Times (SPEC 3.5): instants are stored in UTC as `YYYY-MM-DDTHH:MM:SSZ` and shown, and imported,
+ * as `YYYY-MM-DD HH:MM:SS` wall time in the display zone.
+ */
+export const WALL_TIME = /^([0-9]{4})-([0-9]{2})-([0-9]{2}) ([0-9]{2}):([0-9]{2}):([0-9]{2})$/;
+export const STORED_TIME = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
+const HOUR_MS = 3_600_000;
+
+export interface TimeCodec {
+  /** Stored UTC instant to wall time in the display zone. */
+  display(stored: string): string;
+  /** Wall time in the display zone to the stored UTC instant; undefined when that wall time does not exist. */
+  store(wall: string): string | undefined;
+}
+
+/** Built once per zone: formatters are costly to create and cheap to reuse. */
+export function createTimeCodec(timeZone: string): TimeCodec {
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+
+  const wallOf = (epochMs: number): string => {
+    const p: Record<string, string> = {};
+    for (const { type, value } of format.formatToParts(epochMs)) p[type] = value;
+    return `${p.year?.padStart(4, '0')}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+  };
+
+  /** Milliseconds since the epoch of a wall time read as if it were UTC. */
+  const asUtc = (wall: string): number | undefined => {
+    const m = WALL_TIME.exec(wall);
+    if (!m) return undefined;
+    const [, y, mo, d, h, mi, s] = m.map(Number) as [number, ...number[]];
+    const date = new Date(0);
+    date.setUTCFullYear(y!, mo! - 1, d!);
+    date.setUTCHours(h!, mi!, s!, 0);
+    // Reject 2023-02-30 and 24:00:00, which Date would roll over.
+    return date.toISOString().slice(0, 19).replace('T', ' ') === wall ? date.getTime() : undefined;
+  };
+
+  return {
+    display(stored) {
+      return wallOf(Date.parse(stored));
+    },
+    store(wall) {
+      const naive = asUtc(wall);
+      if (naive === undefined) return undefined;
+      // The zone's offset a day either side of the wall time covers every DST transition;
+      // of the candidates that show as this wall time, the earlier wins for a repeated hour.
+      const candidates = [-24, 24]
+        .map(
+          (hours) => naive - (asUtc(wallOf(naive + hours * HOUR_MS))! - (naive + hours * HOUR_MS)),
+        )
+        .filter((t) => wallOf(t) === wall)
+        .sort((a, b) => a - b);
+      const found = candidates[0];
+      return found === undefined ? undefined : new Date(found).toISOString().slice(0, 19) + 'Z';
+    },
+  };
+}
