@@ -33,6 +33,8 @@ export interface ClientOptions {
   maxAttempts?: number;
   /** Per-attempt time limit, ms. */
   requestTimeoutMs?: number;
+  /** Only for emulators; in AWS the SDK's default chain finds the credentials. */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
 /** One client per process. Numbers come back as bigint: every stored number is an integer. */
@@ -40,6 +42,7 @@ export function createDocumentClient(options: ClientOptions): DynamoDBDocumentCl
   const client = new DynamoDBClient({
     region: options.region,
     endpoint: options.endpoint,
+    credentials: options.credentials,
     maxAttempts: options.maxAttempts ?? 3,
     requestHandler: {
       connectionTimeout: options.requestTimeoutMs ?? 1000,

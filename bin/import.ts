@@ -1,0 +1,89 @@
+/**
+ * `npm run import -- <file>` (SPEC 6): into the local stack's table, or into a deployed table
+ * when TABLE_NAME is set (with AWS credentials and region from the environment).
+ */
+import { readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { createDocumentClient } from '../functions/shared/table';
+import { InvalidFileError, importFile } from '../import/importer';
+
+const LOCAL_STATE = resolve(import.meta.dirname, '..', '.local', 'state.json');
+
+function target(): {
+  tableName: string;
+  client: ReturnType<typeof createDocumentClient>;
+  where: string;
+} {
+  const io = { maxAttempts: 5, requestTimeoutMs: 10_000 };
+  if (process.env.TABLE_NAME) {
+    const region = process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
+    if (!region) throw new Error('Set AWS_REGION to import into a deployed table');
+    return {
+      tableName: process.env.TABLE_NAME,
+      client: createDocumentClient({ region, endpoint: process.env.DYNAMODB_ENDPOINT, ...io }),
+      where: `table ${process.env.TABLE_NAME}`,
+    };
+  }
+  let state: { tableName?: string; dynamoDbEndpoint?: string };
+  try {
+    state = JSON.parse(readFileSync(LOCAL_STATE, 'utf8'));
+  } catch {
+    throw new Error(
+      'The local stack has not been started: run `npm start`, or set TABLE_NAME for a deployed table',
+    );
+  }
+  if (!state.tableName || !state.dynamoDbEndpoint)
+    throw new Error(`${LOCAL_STATE} is incomplete: restart \`npm start\``);
+  return {
+    tableName: state.tableName,
+    client: createDocumentClient({
+      region: 'us-east-1',
+      endpoint: state.dynamoDbEndpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      ...io,
+    }),
+    where: `the local stack's table (${state.dynamoDbEndpoint})`,
+  };
+}
+
+async function main(): Promise<number> {
+  const file = process.argv[2];
+  if (!file || process.argv.length > 3) {
+    console.error('Usage: npm run import -- <file.jsonl>');
+    return 2;
+  }
+  const { tableName, client, where } = target();
+  const tty = process.stderr.isTTY;
+  try {
+    const summary = await importFile(file, {
+      client,
+      tableName,
+      displayTimeZone: process.env.DISPLAY_TIME_ZONE ?? 'UTC',
+      onProblem: (problem) => console.error(problem),
+      onProgress: (done, total) => {
+        if (tty) process.stderr.write(`\rImporting: ${done} of ${total} records`);
+      },
+    });
+    if (tty) process.stderr.write('\n');
+    console.log(
+      `Imported ${summary.records} records (${summary.transactions} transactions, ${summary.customers} customers) from ${basename(file)} into ${where}`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof InvalidFileError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  } finally {
+    client.destroy();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`Import failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);
