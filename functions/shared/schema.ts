@@ -86,24 +86,26 @@ export function arrayById(item: Check, maxItems: number): Check {
   return (value, path, problems) => {
     if (!Array.isArray(value)) {
       problems.push({ path, reason: 'must be an array' });
-      return;
+      return value;
     }
     if (value.length > maxItems) {
       problems.push({ path, reason: `must have at most ${maxItems} entries` });
-      return;
+      return value;
     }
     let previous: bigint | undefined;
-    value.forEach((entry: unknown, i) => {
+    return value.map((entry: unknown, i) => {
       const at = `${path}[${i}]`;
-      item(entry, at, problems);
+      const checked = item(entry, at, problems);
       const id = (entry as { id?: unknown } | null)?.id;
-      if (typeof id !== 'bigint') return;
-      if (previous !== undefined && id <= previous)
-        problems.push({
-          path: `${at}.id`,
-          reason: 'must be unique and greater than the id before it',
-        });
-      previous = id;
+      if (typeof id === 'bigint') {
+        if (previous !== undefined && id <= previous)
+          problems.push({
+            path: `${at}.id`,
+            reason: 'must be unique and greater than the id before it',
+          });
+        previous = id;
+      }
+      return checked;
     });
   };
 }

@@ -1,0 +1,29 @@
+import { ConfigError, loadConfig } from '../../functions/shared/config';
+
+const base = { TABLE_NAME: 't', BUCKET_NAME: 'b', AWS_REGION: 'us-east-1' };
+
+describe('configuration', () => {
+  test('defaults: 300 s URLs shown in UTC', () => {
+    expect(loadConfig(base)).toMatchObject({ signatureUrlTtlSeconds: 300, displayTimeZone: 'UTC' });
+  });
+
+  test.each(['TABLE_NAME', 'BUCKET_NAME', 'AWS_REGION'])('fails clearly without %s', (name) => {
+    expect(() => loadConfig({ ...base, [name]: undefined })).toThrow(
+      new ConfigError(`Missing required environment variable ${name}`),
+    );
+  });
+
+  test.each(['0', '3601', '1.5', 'abc', '-5'])('SIGNATURE_URL_TTL_SECONDS=%p is refused', (ttl) => {
+    expect(() => loadConfig({ ...base, SIGNATURE_URL_TTL_SECONDS: ttl })).toThrow(ConfigError);
+  });
+
+  test('a TTL up to an hour and an IANA zone are taken', () => {
+    expect(
+      loadConfig({ ...base, SIGNATURE_URL_TTL_SECONDS: '3600', DISPLAY_TIME_ZONE: 'Asia/Manila' }),
+    ).toMatchObject({
+      signatureUrlTtlSeconds: 3600,
+      displayTimeZone: 'Asia/Manila',
+    });
+    expect(() => loadConfig({ ...base, DISPLAY_TIME_ZONE: 'Mars/Olympus' })).toThrow(ConfigError);
+  });
+});

@@ -1,0 +1,126 @@
+import { createTimeCodec } from '../../functions/shared/times';
+import { createLineParser } from '../../import/records';
+import { customer, line, transaction } from '../fixtures';
+
+const parse = createLineParser(createTimeCodec('UTC'));
+const problemsOf = (text: string): string[] => {
+  const parsed = parse(text);
+  return parsed.ok ? [] : parsed.problems.map((p) => `${p.path}: ${p.reason}`);
+};
+
+describe('import line validation (SPEC 3 and 6)', () => {
+  test('valid records pass and come out in stored form, fields in SPEC order', () => {
+    const shuffled = Object.fromEntries(Object.entries(transaction()).reverse());
+    const parsed = parse(line('transaction', shuffled));
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.entity).toBe('transaction');
+    expect(parsed.id).toBe(1n);
+    expect(Object.keys(parsed.record)).toEqual(Object.keys(transaction()));
+    expect(parsed.record.created_at).toBe('2023-09-15T10:01:02Z');
+    expect(parsed.record.receipt_no).toBe(20230915000123n);
+    expect(parse(line('customer', customer())).ok).toBe(true);
+  });
+
+  test('a customer without a last transaction keeps null', () => {
+    const parsed = parse(line('customer', customer({ last_transaction_datetime: null })));
+    expect(parsed.ok && parsed.record.last_transaction_datetime).toBeNull();
+  });
+
+  test.each([
+    [
+      { total_amount: 1250 },
+      'transaction.total_amount: must be a decimal number in a string with exactly 2 fraction digits, e.g. "12.50"',
+    ],
+    [
+      { total_amount: '1250.0' },
+      'transaction.total_amount: must be a decimal number in a string with exactly 2 fraction digits, e.g. "12.50"',
+    ],
+    [
+      { total_amount: '01.00' },
+      'transaction.total_amount: must be a decimal number in a string with exactly 2 fraction digits, e.g. "12.50"',
+    ],
+    [{ id: 0 }, 'transaction.id: must be an integer from 1 to 9007199254740991'],
+    [{ id: 1.5 }, 'transaction.id: must be an integer'],
+    [{ id: '1' }, 'transaction.id: must be an integer'],
+    [
+      { receipt_no: 9007199254740992 },
+      'transaction.receipt_no: must be an integer from 1 to 9007199254740991',
+    ],
+    [
+      { signature: 'has space.png' },
+      'transaction.signature: must be an S3 object key without spaces',
+    ],
+    [
+      { created_at: '2023-09-15T10:01:02Z' },
+      'transaction.created_at: must be a time "YYYY-MM-DD HH:MM:SS" that exists in the display time zone',
+    ],
+    [{ branch: { id: 1, name: 'x' } }, 'transaction.branch.address: is required'],
+    [{ extra: 1 }, 'transaction.extra: is not a known field'],
+    [
+      { customer: { id: 1, first_name: 'x', email: 'not-an-email' } },
+      'transaction.customer.email: must be an e-mail address',
+    ],
+    [{ purpose: { value: 6 } }, 'transaction.purpose.description: is required'],
+    [{ transaction_currencies: {} }, 'transaction.transaction_currencies: must be an array'],
+  ])('transaction %j is refused with the field path and reason', (override, problem) => {
+    expect(problemsOf(line('transaction', transaction(override)))).toEqual([problem]);
+  });
+
+  test('currency lines: formats per field, ids unique and ascending', () => {
+    const base = (transaction().transaction_currencies as Record<string, unknown>[])[0]!;
+    const lines = [
+      { ...base, id: 2, rate: '56.125' },
+      { ...base, id: 2, currency: 'USD', edit_enabled: 2 },
+    ];
+    expect(problemsOf(line('transaction', transaction({ transaction_currencies: lines })))).toEqual(
+      [
+        'transaction.transaction_currencies[0].rate: must be a decimal number in a string with exactly 5 fraction digits, e.g. "12.50000"',
+        'transaction.transaction_currencies[1].currency: must be a name then a code, e.g. "US Dollar (USD)"',
+        'transaction.transaction_currencies[1].edit_enabled: must be an integer from 0 to 1',
+        'transaction.transaction_currencies[1].id: must be unique and greater than the id before it',
+      ],
+    );
+  });
+
+  test('customer fields: nullable strings, date of birth, owned risk assessments', () => {
+    const problems = problemsOf(
+      line(
+        'customer',
+        customer({
+          tin: 123,
+          date_of_birth: '1990-02-30T00:00:00.000000Z',
+          customer_risk_assessments: [
+            { id: 1, customer_id: 8, type: { value: 1, description: 'x' }, value: 'v', grade: 1 },
+          ],
+        }),
+      ),
+    );
+    expect(problems).toEqual([
+      'customer.tin: must be a string',
+      'customer.date_of_birth: must be an ISO 8601 UTC time with microseconds, e.g. "1990-05-14T00:00:00.000000Z"',
+      "customer.customer_risk_assessments[0].customer_id: must equal the customer's id",
+    ]);
+  });
+
+  test.each([
+    ['not json', '$: is not valid JSON'],
+    ['[]', '$: must be an object with one key, "transaction" or "customer"'],
+    [
+      '{"transaction":{},"customer":{}}',
+      '$: must be an object with one key, "transaction" or "customer"',
+    ],
+    ['{"branch":{}}', '$: must be an object with one key, "transaction" or "customer"'],
+    ['{"transaction":null}', 'transaction: must be an object'],
+  ])('line %p is refused as a whole', (text, problem) => {
+    expect(problemsOf(text)).toEqual([problem]);
+  });
+
+  test('a JSON error never quotes the line, which may hold personal data', () => {
+    expect(problemsOf('{"customer":{"tin":"123-SECRET"')).toEqual(['$: is not valid JSON']);
+  });
+
+  test('deep nesting is a problem, not a crash', () => {
+    expect(problemsOf('['.repeat(100_000) + ']'.repeat(100_000))).toHaveLength(1);
+  });
+});

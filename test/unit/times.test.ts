@@ -1,0 +1,31 @@
+import { createTimeCodec } from '../../functions/shared/times';
+
+describe('times (SPEC 3.5)', () => {
+  test('UTC shows as stored', () => {
+    const utc = createTimeCodec('UTC');
+    expect(utc.store('2023-09-15 10:01:02')).toBe('2023-09-15T10:01:02Z');
+    expect(utc.display('2023-09-15T10:01:02Z')).toBe('2023-09-15 10:01:02');
+  });
+
+  test('a display zone is applied on import and undone on display', () => {
+    const manila = createTimeCodec('Asia/Manila');
+    expect(manila.store('2023-09-15 10:01:02')).toBe('2023-09-15T02:01:02Z');
+    expect(manila.display('2023-09-15T02:01:02Z')).toBe('2023-09-15 10:01:02');
+    expect(manila.display('2023-12-31T20:00:00Z')).toBe('2024-01-01 04:00:00');
+  });
+
+  test('a wall time skipped by daylight saving does not exist; a repeated one takes the first', () => {
+    const ny = createTimeCodec('America/New_York');
+    expect(ny.store('2023-03-12 02:30:00')).toBeUndefined();
+    expect(ny.store('2023-11-05 01:30:00')).toBe('2023-11-05T05:30:00Z');
+    expect(ny.display('2023-11-05T05:30:00Z')).toBe('2023-11-05 01:30:00');
+  });
+
+  test.each([
+    '2023-02-30 00:00:00',
+    '2023-09-15 24:00:00',
+    '2023-09-15T10:01:02',
+    '2023-9-15 10:01:02',
+    '',
+  ])('rejects %p', (wall) => expect(createTimeCodec('UTC').store(wall)).toBeUndefined());
+});
