@@ -30,8 +30,9 @@ export function transaction(overrides: Record<string, unknown> = {}): Record<str
 }
 
 export function customer(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const id = (overrides.id as number | undefined) ?? 7;
   return {
-    id: 7,
+    id,
     first_name: 'Testfirst',
     middle_name: 'Testmiddle',
     last_name: 'Testlast',
@@ -52,7 +53,7 @@ export function customer(overrides: Record<string, unknown> = {}): Record<string
     customer_risk_assessments: [
       {
         id: 1,
-        customer_id: 7,
+        customer_id: id,
         type: { value: 1, description: 'Complete Name' },
         value: 'Testfirst Testlast',
         grade: 1,

@@ -1,0 +1,255 @@
+/**
+ * The store against Amazon's DynamoDB Local: import then GET through the real handlers,
+ * re-import, all-or-nothing validation, one request per GET, corrupt records.
+ */
+import { jest } from '@jest/globals';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { parseExactJson, stringifyExactJson } from '../../functions/shared/json';
+import type { ApiHandler } from '../../functions/shared/http';
+import { importFile, InvalidFileError } from '../../import/importer';
+import { currencyLine, customer, line, transaction } from '../fixtures';
+import { functionEnv, startTestTable } from '../support/dynamodb';
+import { apiEvent, lambdaContext } from '../support/events';
+
+let table: Awaited<ReturnType<typeof startTestTable>>;
+let getTransaction: ApiHandler;
+let getCustomer: ApiHandler;
+let runtimeClient: { send: (...args: never[]) => unknown };
+const dir = mkdtempSync(join(tmpdir(), 'store-'));
+let files = 0;
+
+beforeAll(async () => {
+  table = await startTestTable();
+  functionEnv(table.endpoint, table.tableName);
+  ({ handler: getTransaction } = await import('../../functions/get-transaction'));
+  ({ handler: getCustomer } = await import('../../functions/get-customer'));
+  runtimeClient = (await import('../../functions/shared/runtime')).runtime.client as never;
+}, 90_000);
+afterAll(async () => table?.stop());
+
+async function importLines(lines: string[]) {
+  const path = join(dir, `import-${files++}.jsonl`);
+  writeFileSync(path, lines.join('\n') + '\n');
+  const problems: string[] = [];
+  try {
+    const summary = await importFile(path, {
+      client: table.client,
+      tableName: table.tableName,
+      displayTimeZone: 'UTC',
+      onProblem: (p) => problems.push(p),
+    });
+    return { summary, problems };
+  } catch (error) {
+    return { error, problems };
+  }
+}
+
+const get = async (entity: 'transaction' | 'customer', id: string) => {
+  const result =
+    entity === 'transaction'
+      ? await getTransaction(
+          apiEvent('GET /transactions/{transaction_id}', { transaction_id: id }),
+          lambdaContext,
+        )
+      : await getCustomer(
+          apiEvent('GET /customers/{customer_id}', { customer_id: id }),
+          lambdaContext,
+        );
+  return {
+    status: result.statusCode,
+    body: result.body,
+    json: parseExactJson(result.body) as { message: string; data: Record<string, unknown> },
+  };
+};
+
+/** The record as imported, exactly (integers as bigint), with the file fields set aside. */
+const exact = (record: Record<string, unknown>, ...fileFields: string[]) => {
+  const parsed = parseExactJson(stringifyExactJson(record)) as Record<string, unknown>;
+  for (const field of fileFields) delete parsed[field];
+  return parsed;
+};
+
+describe('import then GET (SPEC 3 and 6)', () => {
+  test('money, rates and receipt numbers survive exactly; nulls, unicode, zeros and 50 lines round-trip', async () => {
+    const big = transaction({
+      id: 101,
+      receipt_no: 9007199254740991,
+      total_amount: '12345678901234567890.12',
+      total_profit_amount: '0.00',
+      branch: { id: 1, name: 'Sucursal Ñandú 東京 😀', address: 'Calle "Ocho", #8\nPiso 2' },
+      signature: null,
+      attachment: 'attachments/receipt-101.pdf',
+      transaction_currencies: Array.from({ length: 50 }, (_, i) => currencyLine(i + 1)),
+    });
+    const text = line('transaction', big);
+    const cust = customer({
+      id: 102,
+      customer_risk_assessments: [],
+      assessment_score: 0,
+      last_transaction_datetime: null,
+      tin: null,
+      id_no: null,
+    });
+    const { summary, problems } = await importLines([text, line('customer', cust)]);
+    expect(problems).toEqual([]);
+    expect(summary).toMatchObject({ records: 2, transactions: 1, customers: 1 });
+
+    const t = await get('transaction', '101');
+    expect(t.status).toBe(200);
+    expect(t.json.message).toBe('Ok');
+    expect(t.body).toContain('"total_amount":"12345678901234567890.12"');
+    expect(t.body).toContain('"receipt_no":9007199254740991');
+    expect(t.json.data.signature).toBeNull();
+    expect(String(t.json.data.attachment)).toMatch(
+      /^http:\/\/127\.0\.0\.1:9\/test-files\/attachments\/receipt-101\.pdf\?.*X-Amz-Signature=/,
+    );
+    expect(exact(t.json.data, 'attachment')).toEqual(exact(big, 'attachment'));
+    // Field order is the SPEC's, so the JSON reads as documented.
+    expect(Object.keys(t.json.data)).toEqual(Object.keys(big));
+
+    const c = await get('customer', '102');
+    expect(c.status).toBe(200);
+    expect(c.json.data).toEqual(exact(cust));
+    expect(Object.keys(c.json.data)).toEqual(Object.keys(cust));
+  });
+
+  test('currency lines and risk assessments come back in ascending id order', async () => {
+    const ids = [2, 10, 100, 1000];
+    await importLines([
+      line('transaction', transaction({ id: 110, transaction_currencies: ids.map(currencyLine) })),
+      line(
+        'customer',
+        customer({
+          id: 110,
+          customer_risk_assessments: ids.map((id) => ({
+            id,
+            customer_id: 110,
+            type: { value: 1, description: 'Complete Name' },
+            value: 'v',
+            grade: 1,
+          })),
+        }),
+      ),
+    ]);
+    const t = await get('transaction', '110');
+    expect((t.json.data.transaction_currencies as { id: bigint }[]).map((l) => l.id)).toEqual(
+      ids.map(BigInt),
+    );
+    const c = await get('customer', '110');
+    expect((c.json.data.customer_risk_assessments as { id: bigint }[]).map((l) => l.id)).toEqual(
+      ids.map(BigInt),
+    );
+  });
+
+  test('re-import replaces a record as a whole: no stale lines or assessments', async () => {
+    await importLines([
+      line(
+        'transaction',
+        transaction({ id: 120, transaction_currencies: [1, 2, 3].map(currencyLine) }),
+      ),
+      line(
+        'customer',
+        customer({
+          id: 120,
+          customer_risk_assessments: [1, 2].map((id) => ({
+            id,
+            customer_id: 120,
+            type: { value: 1, description: 'x' },
+            value: 'v',
+            grade: 1,
+          })),
+        }),
+      ),
+    ]);
+    const again = await importLines([
+      line(
+        'transaction',
+        transaction({ id: 120, total_amount: '2.00', transaction_currencies: [currencyLine(5)] }),
+      ),
+      line('customer', customer({ id: 120, first_name: 'Renamed', customer_risk_assessments: [] })),
+    ]);
+    expect(again.problems).toEqual([]);
+    const t = await get('transaction', '120');
+    expect(t.json.data.total_amount).toBe('2.00');
+    expect((t.json.data.transaction_currencies as { id: bigint }[]).map((l) => l.id)).toEqual([5n]);
+    const c = await get('customer', '120');
+    expect(c.json.data.first_name).toBe('Renamed');
+    expect(c.json.data.customer_risk_assessments).toEqual([]);
+  });
+
+  test('a file with any bad line writes nothing and names every bad line', async () => {
+    const { error, problems } = await importLines([
+      line('transaction', transaction({ id: 130 })),
+      line('transaction', transaction({ id: 131, total_amount: '1.5' })),
+      '{not json',
+      line('customer', customer({ id: 130 })),
+      line('customer', customer({ id: 132, email: 'nope' })),
+    ]);
+    expect(error).toBeInstanceOf(InvalidFileError);
+    expect(problems).toEqual([
+      expect.stringMatching(/^line 2: transaction\.total_amount: must be a decimal number/),
+      'line 3: $: is not valid JSON',
+      'line 5: customer.email: must be an e-mail address',
+    ]);
+    expect((await get('transaction', '130')).status).toBe(404);
+    expect((await get('customer', '130')).status).toBe(404);
+  });
+
+  test('the same id twice in one file is an error and nothing is written', async () => {
+    const { error, problems } = await importLines([
+      line('transaction', transaction({ id: 140 })),
+      line('customer', customer({ id: 140 })),
+      line('transaction', transaction({ id: 140 })),
+    ]);
+    expect(error).toBeInstanceOf(InvalidFileError);
+    expect(problems).toEqual(['line 3: transaction.id: transaction 140 is already on line 1']);
+    expect((await get('transaction', '140')).status).toBe(404);
+  });
+
+  test('each GET costs exactly one DynamoDB request', async () => {
+    await importLines([
+      line(
+        'transaction',
+        transaction({
+          id: 150,
+          transaction_currencies: Array.from({ length: 50 }, (_, i) => currencyLine(i + 1)),
+        }),
+      ),
+    ]);
+    const send = jest.spyOn(runtimeClient, 'send');
+    try {
+      expect((await get('transaction', '150')).status).toBe(200);
+      expect(send).toHaveBeenCalledTimes(1);
+      expect((await get('customer', '999999')).status).toBe(404);
+      expect(send).toHaveBeenCalledTimes(2);
+    } finally {
+      send.mockRestore();
+    }
+  });
+
+  test('no such record is a 404 with the SPEC message', async () => {
+    expect((await get('transaction', '424242')).json).toEqual({
+      message: 'Transaction not found',
+      data: null,
+    });
+    expect((await get('customer', '424242')).json).toEqual({
+      message: 'Customer not found',
+      data: null,
+    });
+  });
+
+  test('a corrupt stored record is a 500 that shows nothing of it', async () => {
+    await table.client.send(
+      new PutCommand({
+        TableName: table.tableName,
+        Item: { pk: 'TXN#160', sk: 'TXN', id: 160n, total_amount: 1.5 },
+      }),
+    );
+    const r = await get('transaction', '160');
+    expect(r.status).toBe(500);
+    expect(r.json).toEqual({ message: 'Internal server error', data: null });
+  });
+});

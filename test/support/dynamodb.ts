@@ -1,0 +1,43 @@
+/** DynamoDB Local on a free port, in memory, with the project's table, for one test file. */
+import { freePort } from '../../local/net';
+import { startDynamoDbLocal } from '../../local/dynamodb';
+import { createDocumentClient } from '../../functions/shared/table';
+
+export const TEST_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+export async function startTestTable(tableName = 'test-table') {
+  const port = await freePort();
+  const ddb = await startDynamoDbLocal({ port, tableName });
+  const client = createDocumentClient({
+    region: 'us-east-1',
+    endpoint: ddb.endpoint,
+    credentials: TEST_CREDENTIALS,
+  });
+  return {
+    endpoint: ddb.endpoint,
+    tableName,
+    client,
+    stop: async () => {
+      client.destroy();
+      await ddb.stop();
+    },
+  };
+}
+
+/** The environment the functions read at start-up, pointed at emulators. */
+export function functionEnv(
+  endpoint: string,
+  tableName: string,
+  extra: Record<string, string> = {},
+): void {
+  Object.assign(process.env, {
+    TABLE_NAME: tableName,
+    BUCKET_NAME: 'test-files',
+    AWS_REGION: 'us-east-1',
+    DYNAMODB_ENDPOINT: endpoint,
+    S3_ENDPOINT: 'http://127.0.0.1:9',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    ...extra,
+  });
+}
