@@ -1,0 +1,156 @@
+/**
+ * A local S3: s3rver in-process behind a thin front that makes the bucket private as on AWS
+ * (presigned URLs are verified, see sigv4.ts; unsigned requests are refused), with the files
+ * bucket created and the demo images uploaded.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { LOCALHOST } from './net';
+import { isPresigned, verifyPresigned } from './sigv4';
+
+export const DEFAULT_BUCKET_NAME = 'currency-exchange-files';
+/** s3rver's built-in account. */
+export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+export const DEMO_IMAGE_FILE = fileURLToPath(new URL('./demo-signature.png', import.meta.url));
+/** Object keys of the demo files referenced by local/demo-data.jsonl. */
+export const DEMO_OBJECT_KEYS = [
+  'signatures/demo-signature.png',
+  'id-photos/demo-id-photo.png',
+] as const;
+
+export interface LocalS3Options {
+  /** Port on 127.0.0.1; 0 = any free port. */
+  port: number;
+  /** Directory of s3rver's files. */
+  dataDir: string;
+  bucketName?: string;
+}
+
+export interface LocalS3 {
+  /** e.g. http://127.0.0.1:4569 (path-style: <endpoint>/<bucket>/<key>) */
+  readonly endpoint: string;
+  readonly bucketName: string;
+  stop(): Promise<void>;
+}
+
+interface S3rverInstance {
+  configureBuckets(): Promise<void>;
+  callback(): (req: IncomingMessage, res: ServerResponse) => void;
+  logger: { close(): void };
+}
+type S3rverClass = new (options: object) => S3rverInstance;
+
+function s3Error(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  requestId: string,
+) {
+  const xml =
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    `<Error><Code>${code}</Code><Message>${message.replace(/[<>&]/g, '')}</Message><RequestId>${requestId}</RequestId></Error>`;
+  res.writeHead(status, {
+    'content-type': 'application/xml',
+    'content-length': Buffer.byteLength(xml),
+    'x-amz-request-id': requestId,
+  });
+  res.end(xml);
+}
+
+/** A client for the local S3 (path-style, s3rver's credentials). */
+export function s3Client(endpoint: string): S3Client {
+  return new S3Client({
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: S3RVER_CREDENTIALS,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 1,
+  });
+}
+
+export async function startS3(options: LocalS3Options): Promise<LocalS3> {
+  const bucketName = options.bucketName ?? DEFAULT_BUCKET_NAME;
+  const require = createRequire(import.meta.url);
+  const S3rver = require('s3rver') as S3rverClass;
+  const s3rver = new S3rver({
+    silent: true,
+    directory: resolve(options.dataDir),
+    configureBuckets: [{ name: bucketName, configs: [] }],
+    vhostBuckets: false,
+  });
+  await s3rver.configureBuckets();
+  const handle = s3rver.callback();
+  const secrets = new Map<string, string>([
+    [S3RVER_CREDENTIALS.accessKeyId, S3RVER_CREDENTIALS.secretAccessKey],
+  ]);
+  let counter = 0;
+
+  const server: Server = createServer((req, res) => {
+    const requestId = `LOCAL${(++counter).toString(16).toUpperCase().padStart(11, '0')}`;
+    const url = req.url ?? '/';
+    if (isPresigned(url)) {
+      const check = verifyPresigned(
+        { method: req.method ?? 'GET', url, headers: req.headers },
+        (id) => secrets.get(id),
+      );
+      if (!check.ok) {
+        s3Error(
+          res,
+          check.code === 'AuthorizationQueryParametersError' ? 400 : 403,
+          check.code,
+          check.message,
+          requestId,
+        );
+        return;
+      }
+    } else if (!req.headers.authorization) {
+      // A private bucket: anonymous requests are refused, as on AWS.
+      s3Error(res, 403, 'AccessDenied', 'Access Denied', requestId);
+      return;
+    }
+    // Header-signed (SDK) requests go on to s3rver, which checks the access key id only.
+    handle(req, res);
+  });
+  await new Promise<void>((r, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, LOCALHOST, () => r());
+  });
+  const address = server.address();
+  if (!address || typeof address !== 'object') throw new Error('local S3 has no address');
+  const endpoint = `http://${LOCALHOST}:${address.port}`;
+
+  const stop = async () => {
+    await new Promise<void>((r) => {
+      server.close(() => r());
+      server.closeAllConnections();
+    });
+    s3rver.logger.close();
+  };
+
+  try {
+    const client = s3Client(endpoint);
+    const image = readFileSync(DEMO_IMAGE_FILE);
+    for (const key of DEMO_OBJECT_KEYS) {
+      await client.send(
+        new PutObjectCommand({
+          Bucket: bucketName,
+          Key: key,
+          Body: image,
+          ContentType: 'image/png',
+        }),
+      );
+    }
+    client.destroy();
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { endpoint, bucketName, stop };
+}
