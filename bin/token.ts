@@ -1,0 +1,63 @@
+/**
+ * `npm run --silent token -- <username>`: prints only an access token of a local demo user, from
+ * the running local stack (`npm start`). Errors go to stderr with a non-zero exit status.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DEMO_PASSWORD, DEMO_USERS, cognitoClient, signIn } from '../local/cognito';
+
+const dataDir = resolve(process.env.LOCAL_DATA_DIR || resolve(import.meta.dirname, '..', '.local'));
+const stateFile = resolve(dataDir, 'state.json');
+const known = DEMO_USERS.map((u) => u.username).join(', ');
+
+function fail(message: string, status = 1): never {
+  process.stderr.write(`token: ${message}\n`);
+  process.exit(status);
+}
+
+const args = process.argv.slice(2);
+if (args.length !== 1 || !args[0] || args[0].startsWith('-')) {
+  fail(`usage: npm run --silent token -- <username>   (local demo users: ${known})`, 2);
+}
+const username = args[0];
+
+let state: { cognito?: { endpoint?: string; clientId?: string } };
+try {
+  state = JSON.parse(readFileSync(stateFile, 'utf8'));
+} catch {
+  fail(`the local stack is not running (no ${stateFile}): start it with \`npm start\``);
+}
+const endpoint = state.cognito?.endpoint;
+const clientId = state.cognito?.clientId;
+if (!endpoint || !clientId) fail(`${stateFile} is incomplete: restart \`npm start\``);
+
+const client = cognitoClient(endpoint);
+try {
+  const token = await signIn({
+    client,
+    clientId,
+    username,
+    password: DEMO_PASSWORD,
+    kind: 'access',
+  });
+  process.stdout.write(`${token}\n`);
+} catch (error) {
+  const e = error as Error & { code?: string; cause?: { code?: string } };
+  if (
+    e.code === 'ECONNREFUSED' ||
+    e.cause?.code === 'ECONNREFUSED' ||
+    /ECONNREFUSED|fetch failed|socket hang up/.test(String(e.message))
+  ) {
+    fail(
+      `the local stack is not running (no answer from ${endpoint}): start it with \`npm start\``,
+    );
+  }
+  if (
+    ['NotAuthorizedException', 'UserNotFoundException', 'InvalidPasswordException'].includes(e.name)
+  ) {
+    fail(`unknown user ${JSON.stringify(username)}; the local demo users are ${known}`);
+  }
+  fail(`could not sign in ${JSON.stringify(username)}: ${e.name}: ${e.message}`);
+} finally {
+  client.destroy();
+}

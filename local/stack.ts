@@ -1,0 +1,261 @@
+/**
+ * The whole stack on this machine: DynamoDB Local, a local Cognito user pool, a local S3 and the
+ * API gateway in front of the deployed handlers, with demo data and users on first start.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Route } from '../lib/routes';
+import { startCognito, type LocalCognito, type TokenKind } from './cognito';
+import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
+import { startGateway, type Gateway, type HandlerLoader } from './gateway';
+import { choosePort } from './net';
+import { DEFAULT_BUCKET_NAME, S3RVER_CREDENTIALS, startS3, type LocalS3 } from './s3';
+
+export const DEFAULT_TABLE_NAME = 'currency-exchange';
+export const DEMO_DATA_FILE = fileURLToPath(new URL('./demo-data.jsonl', import.meta.url));
+export const STATE_FILE = 'state.json';
+const SEED_MARKER = 'seeded.json';
+
+export interface LocalStackOptions {
+  /** API port on 127.0.0.1; 0 or omitted = any free port. */
+  port?: number;
+  /** Where everything persists (DynamoDB file, Cognito pools, S3 objects, state.json). */
+  dataDir: string;
+  /** Emulator ports; 0 or omitted = any free port. */
+  ports?: { dynamoDb?: number; cognito?: number; s3?: number };
+  /** Keep DynamoDB in memory (tests): nothing of the table survives stop(). */
+  inMemory?: boolean;
+  tableName?: string;
+  bucketName?: string;
+  /** Demo data imported on first start; false = none. Defaults to local/demo-data.jsonl. */
+  seedFile?: string | false;
+  /** Source of DISPLAY_TIME_ZONE and SIGNATURE_URL_TTL_SECONDS; defaults to process.env. */
+  env?: Record<string, string | undefined>;
+  /** One line per API request; defaults to stdout. */
+  log?: (line: string) => void;
+  /** Tests: another route table or handler loader for the gateway. */
+  routes?: readonly Route[];
+  loadHandler?: HandlerLoader;
+}
+
+export interface LocalStack {
+  readonly apiUrl: string;
+  readonly tableName: string;
+  readonly bucketName: string;
+  readonly dynamoDbEndpoint: string;
+  readonly s3Endpoint: string;
+  readonly cognito: {
+    readonly endpoint: string;
+    readonly userPoolId: string;
+    readonly clientId: string;
+    readonly issuer: string;
+  };
+  /** What the first-start import wrote; undefined when nothing was imported this start. */
+  readonly seeded: { records: number; transactions: number; customers: number } | undefined;
+  tokenFor(username: string, kind?: TokenKind): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** What `npm run token` and `npm run import` need to find a running stack. */
+export interface LocalState {
+  pid: number;
+  startedAt: string;
+  apiUrl: string;
+  region: string;
+  tableName: string;
+  bucketName: string;
+  dynamoDbEndpoint: string;
+  s3Endpoint: string;
+  cognito: { endpoint: string; userPoolId: string; clientId: string; issuer: string };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Refuses a second stack on the same data (two writers would corrupt it). */
+function assertNotRunning(stateFile: string): void {
+  if (!existsSync(stateFile)) return;
+  try {
+    const state = JSON.parse(readFileSync(stateFile, 'utf8')) as Partial<LocalState>;
+    if (typeof state.pid === 'number' && state.pid !== process.pid && isAlive(state.pid)) {
+      throw new Error(
+        `A local stack is already running (pid ${state.pid}, API ${state.apiUrl}) with the data in ${resolve(stateFile, '..')}`,
+      );
+    }
+  } catch (error) {
+    if (error instanceof SyntaxError) return; // a torn file from a crash: not running
+    throw error;
+  }
+}
+
+/** Stops in reverse order of start. */
+async function stopAll(stoppers: (() => Promise<void>)[]): Promise<void> {
+  const errors: unknown[] = [];
+  for (const stop of [...stoppers].reverse()) {
+    try {
+      await stop();
+    } catch (error) {
+      errors.push(error);
+    }
+  }
+  if (errors.length) throw errors[0];
+}
+
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const stateFile = join(dataDir, STATE_FILE);
+  assertNotRunning(stateFile);
+  const env = options.env ?? process.env;
+  const tableName = options.tableName ?? DEFAULT_TABLE_NAME;
+  const bucketName = options.bucketName ?? DEFAULT_BUCKET_NAME;
+  const displayTimeZone = env.DISPLAY_TIME_ZONE || 'UTC';
+  const stoppers: (() => Promise<void>)[] = [];
+
+  try {
+    const [dynamoDbPort, cognitoPort, s3Port, apiPort] = [
+      await choosePort(options.ports?.dynamoDb, 'DynamoDB Local'),
+      await choosePort(options.ports?.cognito, 'the local Cognito'),
+      await choosePort(options.ports?.s3, 'the local S3'),
+      await choosePort(options.port, 'the API'),
+    ];
+
+    // The three emulators start side by side; DynamoDB Local (a JVM) is the slow one.
+    const started = await Promise.allSettled([
+      startDynamoDbLocal({
+        port: dynamoDbPort,
+        tableName,
+        ...(options.inMemory ? {} : { dbPath: join(dataDir, 'dynamodb') }),
+      }),
+      startCognito({ port: cognitoPort, dataDir: join(dataDir, 'cognito') }),
+      startS3({ port: s3Port, dataDir: join(dataDir, 's3'), bucketName }),
+    ]);
+    for (const result of started)
+      if (result.status === 'fulfilled') stoppers.push(() => result.value.stop());
+    const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const [dynamoDb, cognito, s3] = started.map(
+      (r) => (r as PromiseFulfilledResult<unknown>).value,
+    ) as [DynamoDbLocal, LocalCognito, LocalS3];
+
+    // Demo data on first start: no marker yet, or a table this start had to create.
+    let seeded: LocalStack['seeded'];
+    const marker = join(dataDir, SEED_MARKER);
+    if (options.seedFile !== false && (dynamoDb.tableCreated || !existsSync(marker))) {
+      const file = options.seedFile ?? DEMO_DATA_FILE;
+      const [{ importFile }, { createDocumentClient }] = await Promise.all([
+        import('../import/importer'),
+        import('../functions/shared/table'),
+      ]);
+      const client = createDocumentClient({
+        region: 'us-east-1',
+        endpoint: dynamoDb.endpoint,
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        maxAttempts: 5,
+        requestTimeoutMs: 10_000,
+      });
+      try {
+        const problems: string[] = [];
+        const summary = await importFile(file, {
+          client,
+          tableName,
+          displayTimeZone,
+          onProblem: (problem) => problems.push(problem),
+        }).catch((error: unknown) => {
+          const detail = problems.length ? `\n${problems.join('\n')}` : '';
+          throw new Error(
+            `Could not import the demo data ${file}: ${(error as Error).message}${detail}`,
+          );
+        });
+        seeded = {
+          records: summary.records,
+          transactions: summary.transactions,
+          customers: summary.customers,
+        };
+        writeFileSync(
+          marker,
+          `${JSON.stringify({ file, at: new Date().toISOString(), ...seeded }, null, 2)}\n`,
+        );
+      } finally {
+        client.destroy();
+      }
+    }
+
+    const gateway: Gateway = await startGateway({
+      port: apiPort,
+      authorizer: {
+        issuer: cognito.issuer,
+        audience: [cognito.clientId],
+        jwksUri: cognito.jwksUri,
+      },
+      env: {
+        TABLE_NAME: tableName,
+        BUCKET_NAME: bucketName,
+        AWS_REGION: 'us-east-1',
+        DYNAMODB_ENDPOINT: dynamoDb.endpoint,
+        S3_ENDPOINT: s3.endpoint,
+        AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+        AWS_SESSION_TOKEN: undefined,
+        ...(env.DISPLAY_TIME_ZONE ? { DISPLAY_TIME_ZONE: env.DISPLAY_TIME_ZONE } : {}),
+        ...(env.SIGNATURE_URL_TTL_SECONDS
+          ? { SIGNATURE_URL_TTL_SECONDS: env.SIGNATURE_URL_TTL_SECONDS }
+          : {}),
+      },
+      ...(options.log ? { log: options.log } : {}),
+      ...(options.routes ? { routes: options.routes } : {}),
+      ...(options.loadHandler ? { loadHandler: options.loadHandler } : {}),
+    });
+    stoppers.push(() => gateway.stop());
+
+    const state: LocalState = {
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+      apiUrl: gateway.url,
+      region: 'us-east-1',
+      tableName,
+      bucketName,
+      dynamoDbEndpoint: dynamoDb.endpoint,
+      s3Endpoint: s3.endpoint,
+      cognito: {
+        endpoint: cognito.endpoint,
+        userPoolId: cognito.userPoolId,
+        clientId: cognito.clientId,
+        issuer: cognito.issuer,
+      },
+    };
+    writeFileSync(stateFile, `${JSON.stringify(state, null, 2)}\n`);
+    stoppers.push(async () => {
+      // Only our own state file: a stale one must not outlive us, a newer one is not ours.
+      try {
+        if ((JSON.parse(readFileSync(stateFile, 'utf8')) as LocalState).pid === process.pid)
+          rmSync(stateFile);
+      } catch {
+        // already gone
+      }
+    });
+
+    let stopping: Promise<void> | undefined;
+    return {
+      apiUrl: gateway.url,
+      tableName,
+      bucketName,
+      dynamoDbEndpoint: dynamoDb.endpoint,
+      s3Endpoint: s3.endpoint,
+      cognito: state.cognito,
+      seeded,
+      tokenFor: (username, kind) => cognito.tokenFor(username, kind),
+      stop: () => (stopping ??= stopAll(stoppers)),
+    };
+  } catch (error) {
+    await stopAll(stoppers).catch(() => undefined);
+    throw error;
+  }
+}

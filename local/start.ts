@@ -1,0 +1,102 @@
+/**
+ * `npm start`: the whole stack on this machine, data under .local/, the API on
+ * http://127.0.0.1:${PORT:-3000}. Ctrl-C (or SIGTERM) stops everything.
+ */
+import { relative, resolve } from 'node:path';
+import { CUSTOMER_READERS_GROUP, DEMO_USERS } from './cognito';
+import { PROJECT_ROOT } from './gateway';
+import { startLocalStack, type LocalStack } from './stack';
+
+function port(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[0-9]{1,5}$/.test(raw) || Number(raw) > 65535) {
+    console.error(
+      `${name} must be a port number (0 for any free port), not ${JSON.stringify(raw)}`,
+    );
+    process.exit(2);
+  }
+  return Number(raw);
+}
+
+const apiPort = port('PORT', 3000);
+const dataDir = resolve(process.env.LOCAL_DATA_DIR || resolve(PROJECT_ROOT, '.local'));
+const shownDir = relative(process.cwd(), dataDir) || '.';
+
+let stack: LocalStack | undefined;
+let stopping = false;
+
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  if (!stack) return; // still starting: stopped as soon as it is up (see below)
+  console.log(`\n${signal}: stopping the local stack...`);
+  const force = setTimeout(() => {
+    console.error('Could not stop everything within 15 s; exiting anyway');
+    process.exit(1);
+  }, 15_000);
+  try {
+    await stack.stop();
+    console.log('Stopped.');
+  } catch (error) {
+    console.error(`Error while stopping: ${(error as Error).message}`);
+  } finally {
+    clearTimeout(force);
+  }
+  process.exit(0);
+}
+
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+const began = Date.now();
+console.log(`Starting the local stack (data in ${shownDir}/) ...`);
+try {
+  stack = await startLocalStack({
+    port: apiPort,
+    dataDir,
+    ports: {
+      dynamoDb: port('DYNAMODB_PORT', 8000),
+      cognito: port('COGNITO_PORT', 9229),
+      s3: port('S3_PORT', 4569),
+    },
+  });
+} catch (error) {
+  if (stopping) process.exit(0);
+  console.error(`\nThe local stack could not start: ${(error as Error).message}`);
+  process.exit(1);
+}
+if (stopping) {
+  stopping = false;
+  await shutdown('SIGINT');
+}
+
+const seconds = ((Date.now() - began) / 1000).toFixed(1);
+const api = stack.apiUrl;
+const env = process.env.LOCAL_DATA_DIR ? `LOCAL_DATA_DIR=${process.env.LOCAL_DATA_DIR} ` : '';
+const token = (user: string) => `$(${env}npm run --silent token -- ${user})`;
+const [teller, compliance] = DEMO_USERS.map((u) => u.username) as [string, string];
+const seeded = stack.seeded
+  ? `; demo data imported (${stack.seeded.transactions} transactions, ${stack.seeded.customers} customers)`
+  : '';
+
+console.log(`
+Local stack ready in ${seconds} s${seeded}
+
+  API              ${api}
+  DynamoDB Local   ${stack.dynamoDbEndpoint}  (table ${stack.tableName})
+  Cognito (local)  ${stack.cognito.endpoint}  (user pool ${stack.cognito.userPoolId}, app client ${stack.cognito.clientId})
+  S3 (local)       ${stack.s3Endpoint}  (bucket ${stack.bucketName})
+
+Demo users: ${teller} (no group), ${compliance} (in ${CUSTOMER_READERS_GROUP})
+An access token (printed alone, for scripts):
+  ${env}npm run --silent token -- ${compliance}
+
+Try:
+  curl -s -H "Authorization: Bearer ${token(teller)}" ${api}/transactions/1
+  curl -s -H "Authorization: Bearer ${token(compliance)}" ${api}/customers/1
+  curl -s -H "Authorization: Bearer ${token(teller)}" ${api}/customers/1     # 403: not in ${CUSTOMER_READERS_GROUP}
+  curl -s -i ${api}/transactions/1                                            # 401: no token
+
+Requests are logged below, one JSON line each. Ctrl-C stops everything.
+`);
