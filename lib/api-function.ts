@@ -1,0 +1,122 @@
+import { Duration, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+
+export interface ApiFunctionProps {
+  /** Absolute path of the handler entry file; it exports `handler`. */
+  readonly entry: string;
+  /** Project root: esbuild resolves packages and package-lock.json from here. */
+  readonly projectRoot: string;
+  readonly environment: Record<string, string>;
+  readonly description?: string;
+  /** @default one year: long enough to investigate an incident reported late. */
+  readonly logRetention?: RetentionDays;
+}
+
+/**
+ * A route's Lambda function with the project's defaults in one place, so every route runs on the
+ * same runtime, bundling and limits, and gets its own role and log group (least privilege, no
+ * shared blast radius).
+ *
+ * Memory and timeout, chosen on purpose:
+ * - 512 MB. Lambda allots CPU in proportion to memory; cold starts (parsing the bundled AWS SDK)
+ *   and request signing are CPU-bound, and at 512 MB a cold start is markedly shorter than at
+ *   128-256 MB while the per-request cost of a ~100 ms read stays negligible.
+ * - 10 s timeout. The handlers give DynamoDB at most 3 attempts of ~1 s each plus back-off (about
+ *   3.5 s worst case) and then answer 503; 10 s leaves room for a cold start and presigning, so a
+ *   slow DynamoDB ends in the handler's own 503 rather than a Lambda timeout. It stays well
+ *   under the HTTP API's 30 s integration limit.
+ */
+export class ApiFunction extends NodejsFunction {
+  static readonly MEMORY_MB = 512;
+  static readonly TIMEOUT = Duration.seconds(10);
+  /** Node.js 24, the version the project pins for local runs and tests (package.json `node`). */
+  static readonly RUNTIME = Runtime.NODEJS_24_X;
+
+  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    // The role and log group are the function's siblings: they must exist before the function
+    // so that CDK creates neither a shared default role with a managed policy nor a log group
+    // without retention.
+    const role = new Role(scope, `${id}Role`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs the ${id} function only`,
+    });
+    const logGroup = new LogGroup(scope, `${id}LogGroup`, {
+      retention: props.logRetention ?? RetentionDays.ONE_YEAR,
+    });
+
+    super(scope, id, {
+      entry: props.entry,
+      handler: 'handler',
+      projectRoot: props.projectRoot,
+      depsLockFilePath: `${props.projectRoot}/package-lock.json`,
+      description: props.description,
+      runtime: ApiFunction.RUNTIME,
+      architecture: Architecture.ARM_64,
+      memorySize: ApiFunction.MEMORY_MB,
+      timeout: ApiFunction.TIMEOUT,
+      role,
+      logGroup,
+      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      bundling: {
+        // Local esbuild: no Docker on build machines, and the same bundle everywhere.
+        forceDockerBundling: false,
+        format: OutputFormat.ESM,
+        target: 'node24',
+        platform: 'node',
+        minify: true,
+        sourceMap: true,
+        // Stack traces map to file and line; the sources themselves are not shipped.
+        sourcesContent: false,
+        // Prefer ES module builds of dependencies: better tree shaking of the AWS SDK.
+        mainFields: ['module', 'main'],
+        // Bundle the AWS SDK too: a pinned, tested version instead of the one in the runtime.
+        externalModules: [],
+        // CommonJS dependencies inside an ES module bundle still call require().
+        banner:
+          "import { createRequire } from 'node:module';const require = createRequire(import.meta.url);",
+      },
+    });
+
+    logGroup.grantWrite(role);
+  }
+
+  /**
+   * Lets the function read the table the way the handlers do: one Query of an item collection.
+   * No GetItem, Scan or batch reads (unused), no indexes, no writes.
+   */
+  grantTableRead(table: ITable): void {
+    this.addToRolePolicy(
+      new PolicyStatement({ actions: ['dynamodb:Query'], resources: [table.tableArn] }),
+    );
+  }
+
+  /**
+   * Lets the function presign GETs of files under the given key prefixes, and nothing else in the
+   * bucket: a presigned URL carries the signer's permissions, so the role bounds what any URL
+   * handed out by the API can fetch.
+   */
+  grantFileRead(bucket: IBucket, prefixes: readonly string[]): void {
+    this.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:GetObject'],
+        resources: prefixes.map((prefix) => bucket.arnForObjects(`${prefix}*`)),
+      }),
+    );
+    const bucketLogicalId = Stack.of(bucket).getLogicalId(bucket.node.defaultChild as CfnElement);
+    for (const prefix of prefixes) {
+      Validations.of(this.role!).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/${prefix}*]`,
+        reason:
+          `s3:GetObject is scoped to the ${prefix} key prefix of the files bucket: the function ` +
+          'presigns URLs for object keys read from the table, which are not known at deploy ' +
+          'time, and an object ARN can only be narrowed by a key pattern.',
+      });
+    }
+  }
+}

@@ -1,0 +1,149 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  CorsHttpMethod,
+  HttpApi,
+  HttpMethod,
+  HttpStage,
+  LogGroupLogDestination,
+  type ThrottleSettings,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { ApiFunction } from './api-function';
+import { FILE_PREFIXES } from './data';
+import type { Route } from './routes';
+import type { Settings } from './settings';
+
+/**
+ * Stage-wide request limits. The API serves a back office; these bound the cost and the load a
+ * leaked token or a runaway script can put on DynamoDB, and stay far above human use.
+ */
+export const DEFAULT_THROTTLE: Required<ThrottleSettings> = { rateLimit: 50, burstLimit: 100 };
+
+/**
+ * One JSON object per request, for CloudWatch Logs Insights. `integrationRequestId` is the Lambda
+ * request id, which the functions' own log lines carry. No header or body values are logged.
+ */
+export const ACCESS_LOG_FIELDS: Record<string, string> = {
+  requestId: '$context.requestId',
+  requestTime: '$context.requestTime',
+  routeKey: '$context.routeKey',
+  path: '$context.path',
+  status: '$context.status',
+  protocol: '$context.protocol',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationRequestId: '$context.integration.requestId',
+  integrationStatus: '$context.integrationStatus',
+  integrationLatency: '$context.integrationLatency',
+  integrationError: '$context.integrationErrorMessage',
+  authorizerError: '$context.authorizer.error',
+  userSub: '$context.authorizer.claims.sub',
+  sourceIp: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+};
+
+export interface ApiProps {
+  readonly routes: readonly Route[];
+  readonly projectRoot: string;
+  readonly table: ITable;
+  readonly bucket: IBucket;
+  readonly userPool: IUserPool;
+  readonly userPoolClient: IUserPoolClient;
+  readonly settings: Settings;
+  readonly throttle?: Required<ThrottleSettings>;
+  readonly logRetention?: RetentionDays;
+}
+
+/**
+ * The HTTP API: one route and one function per entry of the shared route table, every route
+ * behind a JWT authorizer that accepts only this user pool's tokens issued to this app client.
+ */
+export class Api extends Construct {
+  readonly httpApi: HttpApi;
+  readonly stage: HttpStage;
+  readonly accessLogGroup: LogGroup;
+  readonly functions: ReadonlyMap<string, ApiFunction>;
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+    const { settings } = props;
+
+    const authorizer = new HttpUserPoolAuthorizer('CognitoAuthorizer', props.userPool, {
+      userPoolClients: [props.userPoolClient],
+      // The handlers then insist on an access token and, for customers, on the group claim.
+      identitySource: ['$request.header.Authorization'],
+    });
+
+    this.httpApi = new HttpApi(this, 'HttpApi', {
+      description: `${Stack.of(this).stackName} read API`,
+      // Every route, including any added later, requires a valid token unless it opts out.
+      defaultAuthorizer: authorizer,
+      // The default stage is created below with throttling and access logs.
+      createDefaultStage: false,
+      ...(settings.corsAllowOrigins.length > 0
+        ? {
+            corsPreflight: {
+              allowOrigins: [...settings.corsAllowOrigins],
+              allowMethods: [CorsHttpMethod.GET],
+              allowHeaders: ['authorization'],
+              maxAge: Duration.hours(1),
+            },
+          }
+        : {}),
+    });
+
+    this.accessLogGroup = new LogGroup(this, 'AccessLogs', {
+      retention: props.logRetention ?? RetentionDays.ONE_YEAR,
+    });
+    const throttle = props.throttle ?? DEFAULT_THROTTLE;
+    this.stage = new HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(this.accessLogGroup),
+        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+      },
+    });
+
+    const environment = {
+      TABLE_NAME: props.table.tableName,
+      BUCKET_NAME: props.bucket.bucketName,
+      SIGNATURE_URL_TTL_SECONDS: String(settings.signatureUrlTtlSeconds),
+      DISPLAY_TIME_ZONE: settings.displayTimeZone,
+    };
+    const functions = new Map<string, ApiFunction>();
+    for (const route of props.routes) {
+      const fn = new ApiFunction(this, route.id, {
+        entry: `${props.projectRoot}/${route.entry}`,
+        projectRoot: props.projectRoot,
+        environment,
+        description: `${route.method} ${route.path}`,
+        logRetention: props.logRetention,
+      });
+      fn.grantTableRead(props.table);
+      fn.grantFileRead(props.bucket, FILE_PREFIXES);
+      this.httpApi.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: new HttpLambdaIntegration(`${route.id}Integration`, fn),
+        authorizer,
+      });
+      functions.set(route.id, fn);
+    }
+    this.functions = functions;
+  }
+
+  /** The stage's invoke URL, e.g. https://abc123.execute-api.eu-west-1.amazonaws.com/ */
+  get url(): string {
+    return this.stage.url;
+  }
+}

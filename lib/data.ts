@@ -1,0 +1,66 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { PARTITION_KEY, SORT_KEY } from '../functions/shared/keys';
+
+/**
+ * S3 key prefixes of the files the API hands out as presigned URLs (SPEC 3.4). The functions may
+ * read objects under these prefixes and nothing else in the bucket.
+ */
+export const FILE_PREFIXES = ['signatures/', 'attachments/', 'id-photos/'] as const;
+
+/**
+ * The business records: one DynamoDB table (single-table design, see functions/shared/keys.ts)
+ * and one private bucket of files. Both outlive the stack (RETAIN) and guard against mistakes
+ * (deletion protection, PITR, versioning) because they hold the only copy of customer records.
+ */
+export class Data extends Construct {
+  readonly table: Table;
+  readonly bucket: Bucket;
+  /**
+   * Destination of the file bucket's S3 server access logs (who fetched which ID photo, and
+   * when). It is not logged itself: that would be a loop, and cdk-nag exempts log targets.
+   */
+  readonly accessLogsBucket: Bucket;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+
+    this.table = new Table(this, 'Table', {
+      partitionKey: { name: PARTITION_KEY, type: AttributeType.STRING },
+      sortKey: { name: SORT_KEY, type: AttributeType.STRING },
+      // Back-office reads are few and bursty: on-demand has no capacity to plan or to pay for
+      // while idle.
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: true,
+      // The AWS-managed key (aws/dynamodb) logs key use in CloudTrail and needs no KMS grants
+      // for the functions' roles.
+      encryption: TableEncryption.AWS_MANAGED,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.accessLogsBucket = new Bucket(this, 'AccessLogsBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      // S3 server access logging can only deliver to SSE-S3 encrypted buckets.
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.bucket = new Bucket(this, 'FilesBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      // SSE-S3: presigned GETs then need no kms:Decrypt on the functions' roles.
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      versioned: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      serverAccessLogsBucket: this.accessLogsBucket,
+      serverAccessLogsPrefix: 'files-bucket/',
+    });
+  }
+}

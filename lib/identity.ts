@@ -1,0 +1,81 @@
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import {
+  AccountRecovery,
+  FeaturePlan,
+  Mfa,
+  StandardThreatProtectionMode,
+  UserPool,
+  UserPoolClient,
+  UserPoolGroup,
+} from 'aws-cdk-lib/aws-cognito';
+import { Construct } from 'constructs';
+
+/** The Cognito group whose members may read customers (SPEC 1). */
+export const CUSTOMER_READERS_GROUP = 'customer-readers';
+
+/**
+ * Who may call the API: a Cognito user pool of back-office staff, created by an administrator
+ * (no self sign-up), and the one app client whose tokens the API accepts.
+ */
+export class Identity extends Construct {
+  readonly userPool: UserPool;
+  readonly client: UserPoolClient;
+  readonly customerReaders: UserPoolGroup;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+
+    this.userPool = new UserPool(this, 'UserPool', {
+      selfSignUpEnabled: false,
+      signInAliases: { email: true },
+      signInCaseSensitive: false,
+      autoVerify: { email: true },
+      standardAttributes: { email: { required: true, mutable: true } },
+      passwordPolicy: {
+        minLength: 12,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireDigits: true,
+        requireSymbols: true,
+        tempPasswordValidity: Duration.days(3),
+      },
+      // TOTP apps only: SMS would need an SNS role and spend limits, and is the weaker factor.
+      mfa: Mfa.OPTIONAL,
+      mfaSecondFactor: { otp: true, sms: false },
+      accountRecovery: AccountRecovery.EMAIL_ONLY,
+      // Plus: compromised-credential checks and adaptive authentication block risky sign-ins.
+      // Staff pools are small, so the per-user price is negligible next to the data at stake.
+      featurePlan: FeaturePlan.PLUS,
+      standardThreatProtectionMode: StandardThreatProtectionMode.FULL_FUNCTION,
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(this.userPool).acknowledge({
+      id: 'AwsSolutions-COG2',
+      reason:
+        'MFA is OPTIONAL by product decision: staff are created by an administrator and get ' +
+        'tokens with the documented CLI flow (initiate-auth USER_PASSWORD_AUTH), which cannot ' +
+        'complete a forced TOTP enrolment. TOTP is enabled for every user to enrol, and Plus ' +
+        'threat protection (FULL_FUNCTION) blocks sign-ins with compromised credentials and ' +
+        'challenges risky sign-ins of enrolled users.',
+    });
+
+    this.client = this.userPool.addClient('ApiClient', {
+      // A public client (CLI, browser): a secret could not be kept secret there.
+      generateSecret: false,
+      authFlows: { userPassword: true, userSrp: true },
+      // Tokens are obtained with InitiateAuth; no hosted UI, so no OAuth flows or callback URLs.
+      disableOAuth: true,
+      accessTokenValidity: Duration.hours(1),
+      idTokenValidity: Duration.hours(1),
+      refreshTokenValidity: Duration.hours(12),
+      enableTokenRevocation: true,
+      preventUserExistenceErrors: true,
+    });
+
+    this.customerReaders = this.userPool.addGroup('CustomerReaders', {
+      groupName: CUSTOMER_READERS_GROUP,
+      description: 'May read customer records (GET /customers/{customer_id})',
+    });
+  }
+}

@@ -1,0 +1,87 @@
+import type { Node } from 'constructs';
+
+/**
+ * Deploy-time settings. They come from CDK context (`cdk.json` or `cdk deploy -c key=value`) so
+ * that one code base deploys to several stages without edits, and they are checked here, at
+ * synth time, because a bad value would otherwise only show up as failing requests after deploy.
+ */
+export interface Settings {
+  /** Lifetime of presigned file URLs in seconds, 1..3600 (SPEC 3.4). Context `signatureUrlTtlSeconds`. */
+  readonly signatureUrlTtlSeconds: number;
+  /** IANA zone in which times are shown (SPEC 3.5). Context `displayTimeZone`. */
+  readonly displayTimeZone: string;
+  /**
+   * Browser origins allowed by CORS, e.g. `https://backoffice.example.com`. Empty (the default)
+   * leaves CORS off: the API is called by servers and tools, and a browser front end must be
+   * named explicitly. Context `corsAllowOrigins`: a JSON array or a comma-separated string.
+   */
+  readonly corsAllowOrigins: readonly string[];
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  signatureUrlTtlSeconds: 300,
+  displayTimeZone: 'UTC',
+  corsAllowOrigins: [],
+};
+
+export class SettingsError extends Error {
+  override readonly name = 'SettingsError';
+}
+
+/** Checks settings given as props, with the same rules the functions apply at start-up. */
+export function validateSettings(settings: Settings): Settings {
+  const ttl = settings.signatureUrlTtlSeconds;
+  if (!Number.isInteger(ttl) || ttl < 1 || ttl > 3600) {
+    throw new SettingsError('signatureUrlTtlSeconds must be an integer from 1 to 3600');
+  }
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: settings.displayTimeZone });
+  } catch {
+    throw new SettingsError(
+      `displayTimeZone is not an IANA time zone: ${settings.displayTimeZone}`,
+    );
+  }
+  for (const origin of settings.corsAllowOrigins) {
+    // An exact scheme://host[:port] only: a wildcard or a path would widen or break the allowlist.
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (
+      !parsed ||
+      origin.includes('*') ||
+      !/^https?:$/.test(parsed.protocol) ||
+      parsed.origin !== origin
+    ) {
+      throw new SettingsError(
+        `corsAllowOrigins entries must be exact origins like https://app.example.com, got: ${origin}`,
+      );
+    }
+  }
+  return settings;
+}
+
+function list(raw: unknown): string[] {
+  if (raw === undefined || raw === null || raw === '') return [];
+  if (Array.isArray(raw)) return raw.map(String);
+  const text = String(raw).trim();
+  if (text.startsWith('[')) return (JSON.parse(text) as unknown[]).map(String);
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/** Reads the settings from CDK context, falling back to the defaults. */
+export function settingsFromContext(node: Node): Settings {
+  const ttl = node.tryGetContext('signatureUrlTtlSeconds') as unknown;
+  const zone = node.tryGetContext('displayTimeZone') as unknown;
+  return validateSettings({
+    signatureUrlTtlSeconds:
+      ttl === undefined ? DEFAULT_SETTINGS.signatureUrlTtlSeconds : Number(ttl),
+    displayTimeZone: zone === undefined ? DEFAULT_SETTINGS.displayTimeZone : String(zone),
+    corsAllowOrigins: list(node.tryGetContext('corsAllowOrigins')),
+  });
+}

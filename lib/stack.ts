@@ -1,0 +1,66 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { fileURLToPath } from 'node:url';
+import { Api } from './api';
+import { Data } from './data';
+import { Identity } from './identity';
+import { routes as defaultRoutes, type Route } from './routes';
+import { DEFAULT_SETTINGS, validateSettings, type Settings } from './settings';
+
+/** The repository root, where handler entries and package-lock.json live. */
+export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
+
+export interface ReadApiStackProps extends StackProps {
+  readonly settings?: Settings;
+  /** @default the shared table in lib/routes.ts, the one the local gateway serves */
+  readonly routes?: readonly Route[];
+  readonly throttle?: Required<ThrottleSettings>;
+  readonly logRetention?: RetentionDays;
+}
+
+/**
+ * The whole deployed product in one stack: data, identity and API are constructs rather than
+ * stacks of their own because they share one lifecycle and cross-stack references would only
+ * make the RETAINed table and bucket harder to move.
+ */
+export class ReadApiStack extends Stack {
+  readonly data: Data;
+  readonly identity: Identity;
+  readonly api: Api;
+
+  constructor(scope: Construct, id: string, props: ReadApiStackProps = {}) {
+    super(scope, id, props);
+    const settings = validateSettings(props.settings ?? DEFAULT_SETTINGS);
+
+    this.data = new Data(this, 'Data');
+    this.identity = new Identity(this, 'Identity');
+    this.api = new Api(this, 'Api', {
+      routes: props.routes ?? defaultRoutes,
+      projectRoot: PROJECT_ROOT,
+      table: this.data.table,
+      bucket: this.data.bucket,
+      userPool: this.identity.userPool,
+      userPoolClient: this.identity.client,
+      settings,
+      throttle: props.throttle,
+      logRetention: props.logRetention,
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Invoke URL of the API' });
+    new CfnOutput(this, 'UserPoolId', { value: this.identity.userPool.userPoolId });
+    new CfnOutput(this, 'UserPoolClientId', {
+      value: this.identity.client.userPoolClientId,
+      description: 'App client for initiate-auth; the only audience the API accepts',
+    });
+    new CfnOutput(this, 'TableName', {
+      value: this.data.table.tableName,
+      description: 'TABLE_NAME for npm run import',
+    });
+    new CfnOutput(this, 'BucketName', {
+      value: this.data.bucket.bucketName,
+      description: 'Upload signatures/, attachments/ and id-photos/ files here',
+    });
+  }
+}
