@@ -1,0 +1,83 @@
+/**
+ * `cdk synth` itself, through the CLI and cdk.json as a user runs it: offline, with no AWS
+ * credentials or configuration, no notices or version check, and a dead proxy so that any
+ * attempt to reach the network fails instead of quietly succeeding.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { STACK_NAME } from '../../lib/app';
+import { routes } from '../../lib/routes';
+import { PROJECT_ROOT } from '../../lib/stack';
+
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: PROJECT_ROOT, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+test('`npx cdk synth` succeeds offline without AWS credentials and emits the stack and bundles', async () => {
+  const outdir = mkdtempSync(join(tmpdir(), 'cdk-cli-'));
+  try {
+    const env: NodeJS.ProcessEnv = {};
+    for (const [key, value] of Object.entries(process.env)) {
+      if (!/^(AWS_|CDK_|NODE_OPTIONS$|NODE_ENV$|JEST_)/.test(key)) env[key] = value;
+    }
+    Object.assign(env, {
+      AWS_CONFIG_FILE: join(outdir, 'no-aws-config'),
+      AWS_SHARED_CREDENTIALS_FILE: join(outdir, 'no-aws-credentials'),
+      AWS_EC2_METADATA_DISABLED: 'true',
+      CDK_DISABLE_VERSION_CHECK: '1',
+      HTTPS_PROXY: 'http://127.0.0.1:9',
+      HTTP_PROXY: 'http://127.0.0.1:9',
+      NO_PROXY: '',
+      CI: 'true',
+    });
+    const result = await run(
+      'npx',
+      ['cdk', 'synth', '--quiet', '--no-notices', '--no-version-reporting', '-o', outdir],
+      env,
+    );
+    expect({ code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({
+      code: 0,
+      stderr: '',
+    });
+    expect(result.stderr).not.toMatch(/AwsSolutions-|Error/);
+
+    const template = JSON.parse(
+      readFileSync(join(outdir, `${STACK_NAME}.template.json`), 'utf8'),
+    ) as {
+      Resources: Record<string, { Type: string; Properties: { Code?: { S3Key: string } } }>;
+      Outputs: object;
+    };
+    expect(Object.keys(template.Outputs).sort()).toEqual([
+      'ApiUrl',
+      'BucketName',
+      'TableName',
+      'UserPoolClientId',
+      'UserPoolId',
+    ]);
+    const functions = Object.values(template.Resources).filter(
+      (r) => r.Type === 'AWS::Lambda::Function',
+    );
+    expect(functions).toHaveLength(routes.length);
+    for (const fn of functions) {
+      const asset = join(outdir, `asset.${fn.Properties.Code!.S3Key.replace(/\.zip$/, '')}`);
+      expect(readdirSync(asset).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+    }
+    expect(existsSync(join(outdir, 'manifest.json'))).toBe(true);
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}, 180_000);

@@ -1,0 +1,107 @@
+/** The table and the buckets: the only copy of the business's records and files. */
+import { PARTITION_KEY, SORT_KEY } from '../../functions/shared/keys';
+import { onlyResource, resourcesOf, synthesize, type Json, type Synthesized } from './synth';
+
+let s: Synthesized;
+beforeAll(() => {
+  s = synthesize();
+});
+afterAll(() => s?.cleanup());
+
+test('one table: pk/sk strings, on demand, PITR, deletion protection, encrypted, retained', () => {
+  const [id, table] = onlyResource(s.json, 'AWS::DynamoDB::Table');
+  expect(id).toBe(s.logicalId(s.stack.data.table));
+  expect(table.Properties).toMatchObject({
+    KeySchema: [
+      { AttributeName: PARTITION_KEY, KeyType: 'HASH' },
+      { AttributeName: SORT_KEY, KeyType: 'RANGE' },
+    ],
+    AttributeDefinitions: [
+      { AttributeName: PARTITION_KEY, AttributeType: 'S' },
+      { AttributeName: SORT_KEY, AttributeType: 'S' },
+    ],
+    BillingMode: 'PAY_PER_REQUEST',
+    PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    DeletionProtectionEnabled: true,
+    // SSEEnabled without a key: the AWS-managed KMS key aws/dynamodb.
+    SSESpecification: { SSEEnabled: true },
+  });
+  expect(table.Properties!.SSESpecification.KMSMasterKeyId).toBeUndefined();
+  expect([undefined, 'KMS']).toContain(table.Properties!.SSESpecification.SSEType);
+  expect([PARTITION_KEY, SORT_KEY]).toEqual(['pk', 'sk']);
+  expect(table.Properties!.GlobalSecondaryIndexes).toBeUndefined();
+  expect(table.DeletionPolicy).toBe('Retain');
+  expect(table.UpdateReplacePolicy).toBe('Retain');
+});
+
+/** The bucket policy statements of a bucket. */
+function policyOf(bucketId: string): Json[] {
+  const policies = resourcesOf(s.json, 'AWS::S3::BucketPolicy').filter(
+    ([, p]) => JSON.stringify(p.Properties!.Bucket) === JSON.stringify({ Ref: bucketId }),
+  );
+  expect(policies).toHaveLength(1);
+  return policies[0]![1].Properties!.PolicyDocument.Statement as Json[];
+}
+
+function expectPrivateTlsOnlyEncryptedRetained(bucketId: string): void {
+  const bucket = s.json.Resources[bucketId]!;
+  expect(bucket.Type).toBe('AWS::S3::Bucket');
+  expect(bucket.Properties).toMatchObject({
+    PublicAccessBlockConfiguration: {
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    },
+    BucketEncryption: {
+      ServerSideEncryptionConfiguration: [
+        { ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } },
+      ],
+    },
+    OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+  });
+  expect(bucket.Properties!.WebsiteConfiguration).toBeUndefined();
+  expect(bucket.DeletionPolicy).toBe('Retain');
+  expect(bucket.UpdateReplacePolicy).toBe('Retain');
+
+  const arn = { 'Fn::GetAtt': [bucketId, 'Arn'] };
+  const statements = policyOf(bucketId);
+  expect(statements).toContainEqual({
+    Action: 's3:*',
+    Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+    Effect: 'Deny',
+    Principal: { AWS: '*' },
+    Resource: [arn, { 'Fn::Join': ['', [arn, '/*']] }],
+  });
+  // Nothing in a bucket policy grants access to everyone.
+  for (const st of statements.filter((st) => st.Effect === 'Allow')) {
+    expect(JSON.stringify(st.Principal)).not.toContain('"*"');
+  }
+}
+
+test('the files bucket: public access blocked, TLS-only policy, versioned, encrypted, access-logged, retained', () => {
+  const id = s.logicalId(s.stack.data.bucket);
+  expectPrivateTlsOnlyEncryptedRetained(id);
+  expect(s.json.Resources[id]!.Properties).toMatchObject({
+    VersioningConfiguration: { Status: 'Enabled' },
+    LoggingConfiguration: {
+      DestinationBucketName: { Ref: s.logicalId(s.stack.data.accessLogsBucket) },
+    },
+  });
+  expect(policyOf(id).filter((st) => st.Effect === 'Allow')).toEqual([]);
+});
+
+test('the access log bucket: public access blocked, TLS-only, encrypted, retained, written only by S3 logging', () => {
+  const id = s.logicalId(s.stack.data.accessLogsBucket);
+  expectPrivateTlsOnlyEncryptedRetained(id);
+  const allows = policyOf(id).filter((st) => st.Effect === 'Allow');
+  expect(allows).toHaveLength(1);
+  expect(allows[0]).toMatchObject({
+    Action: 's3:PutObject',
+    Principal: { Service: 'logging.s3.amazonaws.com' },
+    Condition: {
+      ArnLike: { 'aws:SourceArn': { 'Fn::GetAtt': [s.logicalId(s.stack.data.bucket), 'Arn'] } },
+    },
+  });
+  expect(resourcesOf(s.json, 'AWS::S3::Bucket')).toHaveLength(2);
+});

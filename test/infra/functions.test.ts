@@ -1,0 +1,248 @@
+/**
+ * The route functions: runtime, architecture, bundle, limits, environment, logs and, above all,
+ * what their roles may do. This file synthesizes with bundling to inspect the real bundles.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ApiFunction } from '../../lib/api-function';
+import { FILE_PREFIXES } from '../../lib/data';
+import { routes } from '../../lib/routes';
+import { PROJECT_ROOT } from '../../lib/stack';
+import { resourcesOf, synthesize, type CfnResource, type Json, type Synthesized } from './synth';
+
+let s: Synthesized;
+beforeAll(() => {
+  s = synthesize({ bundle: true });
+}, 120_000);
+afterAll(() => s?.cleanup());
+
+function functionsByRoute(): [string, string, CfnResource][] {
+  return routes.map((route) => {
+    const id = s.logicalId(s.stack.api.functions.get(route.id)!);
+    return [route.id, id, s.json.Resources[id]!];
+  });
+}
+
+/** The statements of every IAM policy attached to a role, by role logical id. */
+function statementsOf(roleId: string): Json[] {
+  return resourcesOf(s.json, 'AWS::IAM::Policy')
+    .filter(([, p]) =>
+      (p.Properties!.Roles as Json[]).some(
+        (r) => JSON.stringify(r) === JSON.stringify({ Ref: roleId }),
+      ),
+    )
+    .flatMap(([, p]) => p.Properties!.PolicyDocument.Statement as Json[]);
+}
+
+const list = <T>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
+
+test('there is one function per route, on nodejs24.x and arm64', () => {
+  expect(resourcesOf(s.json, 'AWS::Lambda::Function')).toHaveLength(routes.length);
+  for (const [, , fn] of functionsByRoute()) {
+    expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'] });
+  }
+});
+
+test('memory and timeout are the documented choices; the timeout outlasts the DynamoDB retries', () => {
+  // The handlers' DynamoDB client: 3 attempts of at most ~1 s each (functions/shared/table.ts).
+  const worstDynamoDbSeconds = 3 * 1 + 1; // plus back-off between attempts
+  for (const [, , fn] of functionsByRoute()) {
+    expect(fn.Properties).toMatchObject({ MemorySize: 512, Timeout: 10 });
+    expect(fn.Properties!.Timeout).toBeGreaterThan(worstDynamoDbSeconds);
+    expect(fn.Properties!.Timeout).toBeLessThan(30); // HTTP API integration limit
+  }
+  expect(ApiFunction.MEMORY_MB).toBe(512);
+  expect(ApiFunction.TIMEOUT.toSeconds()).toBe(10);
+});
+
+test('the environment names the table and bucket, the URL TTL, the time zone and source maps', () => {
+  for (const [, , fn] of functionsByRoute()) {
+    expect(fn.Properties!.Environment.Variables).toEqual({
+      TABLE_NAME: { Ref: s.logicalId(s.stack.data.table) },
+      BUCKET_NAME: { Ref: s.logicalId(s.stack.data.bucket) },
+      SIGNATURE_URL_TTL_SECONDS: '300',
+      DISPLAY_TIME_ZONE: 'UTC',
+      NODE_OPTIONS: '--enable-source-maps',
+    });
+  }
+});
+
+describe('bundles', () => {
+  function bundleDir(fn: CfnResource): string {
+    const key = fn.Properties!.Code.S3Key as string;
+    return join(s.outdir, `asset.${key.replace(/\.zip$/, '')}`);
+  }
+
+  test('each bundle is a minified ES module with a source map and the AWS SDK inside', () => {
+    for (const [, , fn] of functionsByRoute()) {
+      expect(fn.Properties!.Handler).toBe('index.handler');
+      const dir = bundleDir(fn);
+      expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+      const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
+      // ESM: an export statement, and the createRequire banner for CommonJS dependencies.
+      expect(code).toMatch(
+        /export\s*\{[^}]*\bas handler\b[^}]*\}|export\s*\{\s*\w+ as handler\s*\}/,
+      );
+      expect(code.startsWith("import { createRequire } from 'node:module';")).toBe(true);
+      expect(code).not.toMatch(/\bmodule\.exports\s*=\s*__toCommonJS/);
+      // Minified: few, very long lines (the rest are inside template literals).
+      const lines = code.split('\n');
+      expect(lines.length).toBeLessThan(200);
+      expect(code.length / lines.length).toBeGreaterThan(2000);
+      expect(code).not.toMatch(/\n {2,}(const|let|return|if) /);
+      expect(code.trimEnd()).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map$/);
+      const map = JSON.parse(readFileSync(join(dir, 'index.mjs.map'), 'utf8')) as {
+        sources: string[];
+        sourcesContent?: unknown;
+      };
+      expect(map.sources.some((p) => p.includes('functions/shared/'))).toBe(true);
+      expect(map.sourcesContent).toBeUndefined();
+      // The AWS SDK is bundled, not imported from the runtime.
+      expect(map.sources.some((p) => p.includes('node_modules/@aws-sdk/client-dynamodb/'))).toBe(
+        true,
+      );
+    }
+  });
+
+  test('each bundle loads as an ES module on its own, with no node_modules, and exports a handler', () => {
+    for (const [, , fn] of functionsByRoute()) {
+      const file = join(bundleDir(fn), 'index.mjs');
+      // No node_modules above the bundle: every import it makes at load time is inside it.
+      for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
+        expect(existsSync(join(dir, 'node_modules'))).toBe(false);
+      }
+      const result = spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const m = await import(${JSON.stringify(file)}); console.log(typeof m.handler);`,
+        ],
+        {
+          encoding: 'utf8',
+          timeout: 30_000,
+          env: {
+            PATH: process.env.PATH,
+            TABLE_NAME: 'table',
+            BUCKET_NAME: 'bucket',
+            AWS_REGION: 'eu-west-1',
+            AWS_ACCESS_KEY_ID: 'test',
+            AWS_SECRET_ACCESS_KEY: 'test',
+          },
+        },
+      );
+      expect(result.stderr).toBe('');
+      expect(result.stdout.trim()).toBe('function');
+    }
+  });
+});
+
+test('each function has its own role, assumable by Lambda only, with no managed policies', () => {
+  const roleIds = functionsByRoute().map(
+    ([, , fn]) => fn.Properties!.Role['Fn::GetAtt'][0] as string,
+  );
+  expect(new Set(roleIds).size).toBe(routes.length);
+  expect(resourcesOf(s.json, 'AWS::IAM::Role')).toHaveLength(routes.length);
+  for (const roleId of roleIds) {
+    const role = s.json.Resources[roleId]!;
+    expect(role.Type).toBe('AWS::IAM::Role');
+    expect(role.Properties!.AssumeRolePolicyDocument.Statement).toEqual([
+      {
+        Action: 'sts:AssumeRole',
+        Effect: 'Allow',
+        Principal: { Service: 'lambda.amazonaws.com' },
+      },
+    ]);
+    expect(role.Properties!.ManagedPolicyArns).toBeUndefined();
+    expect(role.Properties!.Policies).toBeUndefined();
+  }
+});
+
+test('functions may only Query the table, GetObject under the file prefixes and write their own logs', () => {
+  const tableArn = { 'Fn::GetAtt': [s.logicalId(s.stack.data.table), 'Arn'] };
+  const bucketArn = { 'Fn::GetAtt': [s.logicalId(s.stack.data.bucket), 'Arn'] };
+  for (const [, , fn] of functionsByRoute()) {
+    const roleId = fn.Properties!.Role['Fn::GetAtt'][0] as string;
+    const logGroupArn = { 'Fn::GetAtt': [fn.Properties!.LoggingConfig.LogGroup.Ref, 'Arn'] };
+    const statements = statementsOf(roleId);
+    const granted: Record<string, Json[]> = {};
+    for (const st of statements) {
+      expect(st.Effect).toBe('Allow');
+      expect(st.NotAction).toBeUndefined();
+      expect(st.NotResource).toBeUndefined();
+      expect(st.Condition).toBeUndefined();
+      for (const action of list<string>(st.Action)) {
+        expect(action).not.toContain('*');
+        (granted[action] ??= []).push(...list(st.Resource));
+      }
+    }
+    for (const resources of Object.values(granted)) {
+      expect(resources).not.toContain('*');
+    }
+    expect(Object.keys(granted).sort()).toEqual(
+      ['dynamodb:Query', 'logs:CreateLogStream', 'logs:PutLogEvents', 's3:GetObject'].sort(),
+    );
+    expect(granted['dynamodb:Query']).toEqual([tableArn]);
+    expect(granted['s3:GetObject']).toHaveLength(FILE_PREFIXES.length);
+    expect(granted['s3:GetObject']).toEqual(
+      expect.arrayContaining(
+        FILE_PREFIXES.map((prefix) => ({ 'Fn::Join': ['', [bucketArn, `/${prefix}*`]] })),
+      ),
+    );
+    expect(granted['logs:CreateLogStream']).toEqual([logGroupArn]);
+    expect(granted['logs:PutLogEvents']).toEqual([logGroupArn]);
+  }
+  expect(FILE_PREFIXES).toEqual(['signatures/', 'attachments/', 'id-photos/']);
+});
+
+test('the DynamoDB actions granted are exactly the ones the handlers send', () => {
+  const sources: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.ts')) sources.push(readFileSync(path, 'utf8'));
+    }
+  };
+  walk(join(PROJECT_ROOT, 'functions'));
+  const actionOf: Record<string, string> = {
+    Query: 'dynamodb:Query',
+    Get: 'dynamodb:GetItem',
+    GetItem: 'dynamodb:GetItem',
+    BatchGet: 'dynamodb:BatchGetItem',
+    BatchGetItem: 'dynamodb:BatchGetItem',
+    Scan: 'dynamodb:Scan',
+    TransactGet: 'dynamodb:TransactGetItems',
+    TransactGetItems: 'dynamodb:TransactGetItems',
+  };
+  const used = new Set<string>();
+  for (const source of sources) {
+    for (const [, name] of source.matchAll(/new\s+(\w+?)(?:Item)?Command\s*\(/g)) {
+      const action = actionOf[name!] ?? actionOf[`${name}Item`];
+      if (action) used.add(action);
+      else if (!/^(GetObject|PutObject)$/.test(name!)) throw new Error(`unmapped command ${name}`);
+    }
+  }
+  expect(used.size).toBeGreaterThan(0);
+  for (const [, , fn] of functionsByRoute()) {
+    const roleId = fn.Properties!.Role['Fn::GetAtt'][0] as string;
+    const granted = statementsOf(roleId)
+      .flatMap((st) => list<string>(st.Action))
+      .filter((a) => a.startsWith('dynamodb:'));
+    expect(granted.sort()).toEqual([...used].sort());
+  }
+});
+
+test('each function logs to its own log group, and every log group has a retention', () => {
+  const logGroupIds = functionsByRoute().map(
+    ([, , fn]) => fn.Properties!.LoggingConfig.LogGroup.Ref as string,
+  );
+  expect(new Set(logGroupIds).size).toBe(routes.length);
+  for (const id of logGroupIds) expect(s.json.Resources[id]!.Type).toBe('AWS::Logs::LogGroup');
+  const logGroups = resourcesOf(s.json, 'AWS::Logs::LogGroup');
+  expect(logGroups).toHaveLength(routes.length + 1); // + API access logs
+  for (const [, group] of logGroups) {
+    expect(group.Properties!.RetentionInDays).toBe(365);
+  }
+});

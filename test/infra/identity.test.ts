@@ -1,0 +1,67 @@
+/** The Cognito user pool, its one app client and the customer-readers group. */
+import { onlyResource, synthesize, type Synthesized } from './synth';
+
+let s: Synthesized;
+beforeAll(() => {
+  s = synthesize();
+});
+afterAll(() => s?.cleanup());
+
+test('the pool: no self sign-up, sign-in by e-mail, strong passwords, optional TOTP MFA, retained', () => {
+  const [, pool] = onlyResource(s.json, 'AWS::Cognito::UserPool');
+  expect(pool.Properties).toMatchObject({
+    AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+    UsernameAttributes: ['email'],
+    MfaConfiguration: 'OPTIONAL',
+    EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
+    DeletionProtection: 'ACTIVE',
+  });
+  const password = pool.Properties!.Policies.PasswordPolicy;
+  expect(password.MinimumLength).toBeGreaterThanOrEqual(12);
+  expect(password).toMatchObject({
+    RequireLowercase: true,
+    RequireUppercase: true,
+    RequireNumbers: true,
+    RequireSymbols: true,
+  });
+  expect(pool.DeletionPolicy).toBe('Retain');
+});
+
+test('the pool is on the Plus plan with threat protection enforced', () => {
+  const [, pool] = onlyResource(s.json, 'AWS::Cognito::UserPool');
+  expect(pool.Properties).toMatchObject({
+    UserPoolTier: 'PLUS',
+    UserPoolAddOns: { AdvancedSecurityMode: 'ENFORCED' },
+  });
+});
+
+const MINUTES: Record<string, number> = { seconds: 1 / 60, minutes: 1, hours: 60, days: 1440 };
+
+test('the one app client: no secret, USER_PASSWORD_AUTH and SRP only, tokens valid 1 hour at most', () => {
+  const [, client] = onlyResource(s.json, 'AWS::Cognito::UserPoolClient');
+  const p = client.Properties!;
+  expect(p.UserPoolId).toEqual({ Ref: s.logicalId(s.stack.identity.userPool) });
+  expect(p.GenerateSecret).not.toBe(true);
+  expect([...p.ExplicitAuthFlows].sort()).toEqual(
+    ['ALLOW_REFRESH_TOKEN_AUTH', 'ALLOW_USER_PASSWORD_AUTH', 'ALLOW_USER_SRP_AUTH'].sort(),
+  );
+  expect(p.AllowedOAuthFlows).toBeUndefined();
+  expect(p.AllowedOAuthFlowsUserPoolClient).not.toBe(true);
+  // CloudFormation's default unit is hours for access and id tokens.
+  const units = p.TokenValidityUnits ?? {};
+  const accessMinutes = p.AccessTokenValidity * MINUTES[units.AccessToken ?? 'hours']!;
+  const idMinutes = p.IdTokenValidity * MINUTES[units.IdToken ?? 'hours']!;
+  expect(accessMinutes).toBeGreaterThan(0);
+  expect(accessMinutes).toBeLessThanOrEqual(60);
+  expect(idMinutes).toBeLessThanOrEqual(60);
+  expect(p.EnableTokenRevocation).toBe(true);
+  expect(p.PreventUserExistenceErrors).toBe('ENABLED');
+});
+
+test('the customer-readers group exists in the pool', () => {
+  const [, group] = onlyResource(s.json, 'AWS::Cognito::UserPoolGroup');
+  expect(group.Properties).toMatchObject({
+    GroupName: 'customer-readers',
+    UserPoolId: { Ref: s.logicalId(s.stack.identity.userPool) },
+  });
+});

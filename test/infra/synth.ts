@@ -1,0 +1,86 @@
+/**
+ * Synthesizes the app the way `cdk synth` does (same createApp, same cdk.json context) into a
+ * temporary directory, once per test file. Bundling is skipped unless a test inspects the
+ * bundles: the template is the same either way, and esbuild is the slow part of a synth.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
+import { createApp } from '../../lib/app';
+import { PROJECT_ROOT, type ReadApiStack } from '../../lib/stack';
+
+/** The context `cdk synth` passes from cdk.json: feature flags and default settings. */
+export const CDK_JSON_CONTEXT = (
+  JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as {
+    context: Record<string, unknown>;
+  }
+).context;
+
+export interface Synthesized {
+  readonly app: App;
+  readonly stack: ReadApiStack;
+  readonly assembly: CloudAssembly;
+  readonly template: Template;
+  /** The template as JSON, for checks that walk every resource. */
+  readonly json: CfnTemplate;
+  readonly outdir: string;
+  /** CloudFormation logical id of a construct's default resource (or of the resource itself). */
+  logicalId(construct: { node: { defaultChild?: unknown } }): string;
+  cleanup(): void;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- CloudFormation properties are free-form JSON
+export type Json = any;
+
+export interface CfnResource {
+  Type: string;
+  Properties?: Record<string, Json>;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+}
+
+export interface CfnTemplate {
+  Resources: Record<string, CfnResource>;
+  Outputs?: Record<string, { Value: unknown }>;
+}
+
+export function synthesize(
+  options: { bundle?: boolean; context?: Record<string, unknown> } = {},
+): Synthesized {
+  const outdir = mkdtempSync(join(tmpdir(), 'cdk-test-'));
+  const context: Record<string, unknown> = { ...CDK_JSON_CONTEXT, ...options.context };
+  if (!options.bundle) context['aws:cdk:bundling-stacks'] = [];
+  const { app, stack } = createApp({ outdir, context });
+  const assembly = app.synth();
+  const json = assembly.getStackArtifact(stack.artifactId).template as CfnTemplate;
+  return {
+    app,
+    stack,
+    assembly,
+    template: Template.fromJSON(json),
+    json,
+    outdir,
+    logicalId: (construct) => {
+      const element = (construct.node.defaultChild ?? construct) as Parameters<
+        ReadApiStack['getLogicalId']
+      >[0];
+      return stack.resolve(stack.getLogicalId(element)) as string;
+    },
+    cleanup: () => rmSync(outdir, { recursive: true, force: true }),
+  };
+}
+
+/** Resources of one CloudFormation type, by logical id. */
+export function resourcesOf(json: CfnTemplate, type: string): [string, CfnResource][] {
+  return Object.entries(json.Resources).filter(([, r]) => r.Type === type);
+}
+
+/** The only resource of a type; fails if there are none or several. */
+export function onlyResource(json: CfnTemplate, type: string): [string, CfnResource] {
+  const found = resourcesOf(json, type);
+  if (found.length !== 1) throw new Error(`expected one ${type}, found ${found.length}`);
+  return found[0]!;
+}
