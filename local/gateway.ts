@@ -52,7 +52,9 @@ export interface GatewayOptions {
   env?: Record<string, string | undefined>;
   /** One line per request; defaults to stdout. */
   log?: (line: string) => void;
-  /** Like the Lambda function timeout: a slower invocation is answered with a 500. */
+  /** Function errors (as Lambda would log them); defaults to stderr. */
+  errorLog?: (line: string) => void;
+  /** The Lambda function timeout (10 s deployed): a slower invocation is answered with a 500. */
   functionTimeoutMs?: number;
   region?: string;
   accountId?: string;
@@ -182,6 +184,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const apiId = options.apiId ?? 'localapi00';
   const timeoutMs = options.functionTimeoutMs ?? 10_000;
   const log = options.log ?? ((line: string) => console.log(line));
+  const errorLog = options.errorLog ?? ((line: string) => process.stderr.write(`${line}\n`));
   const loadHandler = options.loadHandler ?? importHandler;
   const compiled = (options.routes ?? deployedRoutes)
     .map(compile)
@@ -368,7 +371,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         functionName,
         functionVersion: '$LATEST',
         invokedFunctionArn: `arn:aws:lambda:${region}:${accountId}:function:${functionName}`,
-        memoryLimitInMB: '256',
+        memoryLimitInMB: '512', // as lib/api-function.ts deploys it
         awsRequestId: randomUUID(),
         logGroupName: `/aws/lambda/${functionName}`,
         logStreamName: `${day}/[$LATEST]${randomBytes(16).toString('hex')}`,
@@ -396,8 +399,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       } catch (error) {
         // Like a Lambda function error: the caller sees API Gateway's 500, the log the error.
         const e = error instanceof Error ? error : new Error(String(error));
-        process.stderr.write(
-          `${JSON.stringify({ level: 'ERROR', requestId, routeKey, errorType: e.name, errorMessage: e.message, stack: e.stack?.split('\n') })}\n`,
+        errorLog(
+          JSON.stringify({
+            level: 'ERROR',
+            requestId,
+            routeKey,
+            errorType: e.name,
+            errorMessage: e.message,
+            stack: e.stack?.split('\n'),
+          }),
         );
         status = 500;
         jsonMessage(res, status, 'Internal Server Error', common);
@@ -406,6 +416,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
       const out = toHttpResponse(result);
       if (!out) {
+        errorLog(
+          JSON.stringify({
+            level: 'ERROR',
+            requestId,
+            routeKey,
+            message: 'malformed Lambda response',
+          }),
+        );
         status = 500;
         jsonMessage(res, status, 'Internal Server Error', common);
         return;
@@ -413,8 +431,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       status = out.statusCode;
       send(res, out.statusCode, { ...out.headers, ...common }, out.body);
     } catch (error) {
-      process.stderr.write(
-        `${JSON.stringify({ level: 'ERROR', requestId, message: 'local gateway failure', error: String(error) })}\n`,
+      errorLog(
+        JSON.stringify({
+          level: 'ERROR',
+          requestId,
+          message: 'local gateway failure',
+          error: String(error),
+        }),
       );
       status = 500;
       if (!res.headersSent) jsonMessage(res, status, 'Internal Server Error', common);
