@@ -1,0 +1,405 @@
+/**
+ * The local gateway's JWT authorizer and payload 2.0 events, against a real cognito-local and a
+ * fake route table (so that only the gateway is under test).
+ */
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  AdminCreateUserCommand,
+  AdminSetUserPasswordCommand,
+  CreateUserPoolClientCommand,
+  CreateUserPoolCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
+import { cognitoClient, signIn, startCognito, type LocalCognito } from '../../local/cognito';
+import { claimToString, startGateway, type Gateway, type LambdaHandler } from '../../local/gateway';
+import type { Route } from '../../lib/routes';
+
+const routes: Route[] = [
+  { id: 'Echo', method: 'GET', path: '/things/{thing_id}', entry: 'unused' },
+  { id: 'Boom', method: 'GET', path: '/boom', entry: 'unused' },
+  { id: 'Bare', method: 'GET', path: '/bare', entry: 'unused' },
+];
+
+let dataDir: string;
+let cognito: LocalCognito;
+let gateway: Gateway;
+let otherPoolToken: string;
+let otherClientToken: string;
+const errors: string[] = [];
+const requestLog: string[] = [];
+const calls: { event: APIGatewayProxyEventV2WithJWTAuthorizer; context: Context }[] = [];
+
+const handlers: Record<string, LambdaHandler> = {
+  Echo: async (event, context) => {
+    calls.push({ event, context });
+    return {
+      statusCode: 200,
+      headers: { 'content-type': 'application/json', 'x-from': 'handler' },
+      cookies: ['a=1', 'b=2'],
+      body: JSON.stringify({ ok: true }),
+    };
+  },
+  Boom: async () => {
+    throw new Error('boom');
+  },
+  Bare: async () => ({ hello: 'world' }),
+};
+
+const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** An RS256 JWT signed with `key` (by default cognito-local's own signing key). */
+function craft(payload: object, options: { key?: string; header?: object } = {}): string {
+  const require = createRequire(import.meta.url);
+  const pem =
+    options.key ??
+    (require('cognito-local/lib/keys/cognitoLocal.private.json') as { pem: string }).pem;
+  const head = b64url({ alg: 'RS256', typ: 'JWT', kid: 'CognitoLocal', ...options.header });
+  const body = b64url(payload);
+  const signature = sign('RSA-SHA256', Buffer.from(`${head}.${body}`), pem).toString('base64url');
+  return `${head}.${body}.${signature}`;
+}
+
+function accessClaims(overrides: object = {}): Record<string, unknown> {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    sub: '00000000-0000-0000-0000-000000000001',
+    'cognito:groups': ['customer-readers'],
+    token_use: 'access',
+    scope: 'aws.cognito.signin.user.admin',
+    client_id: cognito.clientId,
+    iss: cognito.issuer,
+    iat: now,
+    exp: now + 300,
+    ...overrides,
+  };
+}
+
+function get(path: string, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${gateway.url}${path}`, { headers });
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'gateway-test-'));
+  cognito = await startCognito({ port: 0, dataDir });
+  gateway = await startGateway({
+    port: 0,
+    authorizer: { issuer: cognito.issuer, audience: [cognito.clientId], jwksUri: cognito.jwksUri },
+    routes,
+    loadHandler: async (route) => handlers[route.id]!,
+    log: (line) => requestLog.push(line),
+    errorLog: (line) => errors.push(line),
+  });
+
+  // Real tokens from elsewhere: another user pool, and another app client of this pool.
+  const admin = cognitoClient(cognito.endpoint);
+  try {
+    const pool = await admin.send(
+      new CreateUserPoolCommand({ PoolName: 'other', UsernameAttributes: ['email'] }),
+    );
+    const otherPoolId = pool.UserPool!.Id!;
+    const otherPoolClient = await admin.send(
+      new CreateUserPoolClientCommand({ UserPoolId: otherPoolId, ClientName: 'x' }),
+    );
+    const username = 'someone@example.com';
+    await admin.send(
+      new AdminCreateUserCommand({
+        UserPoolId: otherPoolId,
+        Username: username,
+        UserAttributes: [{ Name: 'email', Value: username }],
+        MessageAction: 'SUPPRESS',
+      }),
+    );
+    await admin.send(
+      new AdminSetUserPasswordCommand({
+        UserPoolId: otherPoolId,
+        Username: username,
+        Password: 'Other-Passw0rd!',
+        Permanent: true,
+      }),
+    );
+    otherPoolToken = await signIn({
+      client: admin,
+      clientId: otherPoolClient.UserPoolClient!.ClientId!,
+      username,
+      password: 'Other-Passw0rd!',
+    });
+    const otherClient = await admin.send(
+      new CreateUserPoolClientCommand({
+        UserPoolId: cognito.userPoolId,
+        ClientName: 'another-app',
+      }),
+    );
+    otherClientToken = await signIn({
+      client: admin,
+      clientId: otherClient.UserPoolClient!.ClientId!,
+      username: 'compliance@example.com',
+      password: (await import('../../local/cognito')).DEMO_PASSWORD,
+    });
+  } finally {
+    admin.destroy();
+  }
+});
+
+afterAll(async () => {
+  await gateway?.stop();
+  await cognito?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  calls.length = 0;
+});
+
+describe('a valid token', () => {
+  test('an access token reaches the handler with every claim as a string', async () => {
+    const token = await cognito.tokenFor('compliance@example.com');
+    const res = await get('/things/a%20b?x=1&y=%C3%A9&x=2', {
+      authorization: `Bearer ${token}`,
+      cookie: 'c1=v1; c2=v2',
+      'X-Custom': 'Yes',
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true });
+    expect(res.headers.get('x-from')).toBe('handler');
+    expect(res.headers.get('set-cookie')).toBe('a=1, b=2');
+    expect(calls).toHaveLength(1);
+    const { event, context } = calls[0]!;
+
+    const claims = event.requestContext.authorizer.jwt.claims;
+    for (const value of Object.values(claims)) expect(typeof value).toBe('string');
+    expect(claims['cognito:groups']).toBe('[customer-readers]');
+    expect(claims.token_use).toBe('access');
+    expect(claims.client_id).toBe(cognito.clientId);
+    expect(claims.iss).toBe(cognito.issuer);
+    expect(claims.exp).toMatch(/^[0-9]{10}$/);
+    expect(event.requestContext.authorizer.jwt.scopes).toBeNull();
+
+    expect(event.version).toBe('2.0');
+    expect(event.routeKey).toBe('GET /things/{thing_id}');
+    expect(event.rawPath).toBe('/things/a%20b');
+    expect(event.rawQueryString).toBe('x=1&y=%C3%A9&x=2');
+    expect(event.queryStringParameters).toEqual({ x: '1,2', y: 'é' });
+    expect(event.pathParameters).toEqual({ thing_id: 'a b' });
+    expect(event.cookies).toEqual(['c1=v1', 'c2=v2']);
+    expect(event.headers['x-custom']).toBe('Yes');
+    expect(event.headers.authorization).toBe(`Bearer ${token}`);
+    expect(event.headers.cookie).toBeUndefined();
+    expect(event.isBase64Encoded).toBe(false);
+    expect(event.body).toBeUndefined();
+
+    const rc = event.requestContext;
+    expect(rc.routeKey).toBe(event.routeKey);
+    expect(rc.stage).toBe('$default');
+    expect(rc.http).toEqual({
+      method: 'GET',
+      path: '/things/a%20b',
+      protocol: 'HTTP/1.1',
+      sourceIp: '127.0.0.1',
+      userAgent: expect.any(String),
+    });
+    expect(rc.requestId).toBe(res.headers.get('apigw-requestid'));
+    expect(rc.accountId).toMatch(/^[0-9]{12}$/);
+    expect(rc.apiId).toBeTruthy();
+    expect(rc.domainName).toBe(new URL(gateway.url).host);
+    expect(rc.time).toMatch(/^\d{2}\/[A-Z][a-z]{2}\/\d{4}:\d{2}:\d{2}:\d{2} \+0000$/);
+    expect(Math.abs(rc.timeEpoch - Date.now())).toBeLessThan(10_000);
+
+    expect(context.functionName).toBe('currency-exchange-Echo');
+    expect(context.awsRequestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(context.getRemainingTimeInMillis()).toBeGreaterThan(0);
+  });
+
+  test('a user without groups has no cognito:groups claim', async () => {
+    const res = await get('/things/1', {
+      authorization: `Bearer ${await cognito.tokenFor('teller@example.com')}`,
+    });
+    expect(res.status).toBe(200);
+    expect(calls[0]!.event.requestContext.authorizer.jwt.claims['cognito:groups']).toBeUndefined();
+  });
+
+  test('the Bearer prefix is optional', async () => {
+    const res = await get('/things/1', {
+      authorization: await cognito.tokenFor('teller@example.com'),
+    });
+    expect(res.status).toBe(200);
+  });
+
+  test('an ID token of the app client passes the authorizer too (its aud is the client id)', async () => {
+    const res = await get('/things/1', {
+      authorization: `Bearer ${await cognito.tokenFor('teller@example.com', 'id')}`,
+    });
+    expect(res.status).toBe(200);
+    expect(calls[0]!.event.requestContext.authorizer.jwt.claims.token_use).toBe('id');
+  });
+});
+
+describe('the authorizer refuses, without invoking the function', () => {
+  const cases: [string, () => Promise<Record<string, string>>][] = [
+    ['no Authorization header', async () => ({})],
+    ['an empty bearer token', async () => ({ authorization: 'Bearer ' })],
+    ['a malformed token', async () => ({ authorization: 'Bearer not-a-jwt' })],
+    ['a token that is not JSON', async () => ({ authorization: 'Bearer a.b.c' })],
+    [
+      'a token signed by another key',
+      async () => {
+        const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+        return {
+          authorization: `Bearer ${craft(accessClaims(), { key: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString() })}`,
+        };
+      },
+    ],
+    [
+      'a real token whose payload was altered',
+      async () => {
+        const [head, , signature] = (await cognito.tokenFor('teller@example.com')).split('.');
+        return { authorization: `Bearer ${head}.${b64url(accessClaims())}.${signature}` };
+      },
+    ],
+    [
+      'an expired token',
+      async () => ({
+        authorization: `Bearer ${craft(accessClaims({ exp: Math.floor(Date.now() / 1000) - 5 }))}`,
+      }),
+    ],
+    [
+      'a token without exp',
+      async () => ({ authorization: `Bearer ${craft(accessClaims({ exp: undefined }))}` }),
+    ],
+    [
+      'a token not valid yet (nbf)',
+      async () => ({
+        authorization: `Bearer ${craft(accessClaims({ nbf: Math.floor(Date.now() / 1000) + 600 }))}`,
+      }),
+    ],
+    [
+      'a token issued in the future (iat)',
+      async () => ({
+        authorization: `Bearer ${craft(accessClaims({ iat: Math.floor(Date.now() / 1000) + 600 }))}`,
+      }),
+    ],
+    [
+      'a token with another issuer',
+      async () => ({
+        authorization: `Bearer ${craft(accessClaims({ iss: `${cognito.endpoint}/local_other` }))}`,
+      }),
+    ],
+    [
+      'a real token from another user pool',
+      async () => ({ authorization: `Bearer ${otherPoolToken}` }),
+    ],
+    [
+      'a real token for another app client',
+      async () => ({ authorization: `Bearer ${otherClientToken}` }),
+    ],
+    [
+      'an ID token for another audience',
+      async () => ({
+        authorization: `Bearer ${craft(accessClaims({ token_use: 'id', aud: 'someone-else' }))}`,
+      }),
+    ],
+    [
+      'a token whose aud is wrong even though client_id is right',
+      async () => ({ authorization: `Bearer ${craft(accessClaims({ aud: 'someone-else' }))}` }),
+    ],
+    [
+      'an unsigned token (alg none)',
+      async () => ({
+        authorization: `Bearer ${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(accessClaims())}.`,
+      }),
+    ],
+    [
+      'a token with an unknown key id',
+      async () => ({
+        authorization: `Bearer ${craft(accessClaims(), { header: { kid: 'other' } })}`,
+      }),
+    ],
+  ];
+
+  test.each(cases)('%s: 401 {"message":"Unauthorized"}', async (_name, headers) => {
+    const res = await get('/things/1', await headers());
+    expect(res.status).toBe(401);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.text()).toBe('{"message":"Unauthorized"}');
+    expect(calls).toHaveLength(0);
+  });
+
+  test('the crafted tokens differ from a valid one only in what is tested', async () => {
+    const res = await get('/things/1', { authorization: `Bearer ${craft(accessClaims())}` });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('routing and integration errors', () => {
+  test.each([
+    ['GET', '/nowhere'],
+    ['GET', '/things'],
+    ['GET', '/things/'],
+    ['GET', '/things/1/more'],
+    ['POST', '/things/1'],
+    ['HEAD', '/things/1'],
+  ])('%s %s: 404 {"message":"Not Found"}, even with a valid token', async (method, path) => {
+    const res = await fetch(`${gateway.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${await cognito.tokenFor('compliance@example.com')}` },
+    });
+    expect(res.status).toBe(404);
+    if (method !== 'HEAD') expect(await res.text()).toBe('{"message":"Not Found"}');
+    expect(calls).toHaveLength(0);
+  });
+
+  test('an unmatched route is a 404 before any authorization', async () => {
+    const res = await get('/nowhere');
+    expect(res.status).toBe(404);
+  });
+
+  test('a function that throws: 500 {"message":"Internal Server Error"}, and the error is logged', async () => {
+    const token = await cognito.tokenFor('teller@example.com');
+    const res = await get('/boom', { authorization: token });
+    expect(res.status).toBe(500);
+    expect(await res.text()).toBe('{"message":"Internal Server Error"}');
+    expect(res.headers.get('content-type')).toBe('application/json');
+    const requestId = res.headers.get('apigw-requestid');
+    expect(requestId).toBeTruthy();
+    const logged = errors.map(
+      (line) => JSON.parse(line) as { requestId: string; errorMessage: string },
+    );
+    expect(logged).toContainEqual(expect.objectContaining({ requestId, errorMessage: 'boom' }));
+    expect(errors.join('\n')).not.toContain(token);
+  });
+
+  test('a result without statusCode is the JSON body of a 200', async () => {
+    const res = await get('/bare', { authorization: await cognito.tokenFor('teller@example.com') });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.json()).toEqual({ hello: 'world' });
+  });
+});
+
+test('one log line per request, without tokens or claims', async () => {
+  const token = await cognito.tokenFor('compliance@example.com');
+  requestLog.length = 0;
+  await get('/things/1', { authorization: token });
+  expect(requestLog).toHaveLength(1);
+  const line = JSON.parse(requestLog[0]!) as Record<string, unknown>;
+  expect(Object.keys(line).sort()).toEqual([
+    'latencyMs',
+    'method',
+    'requestId',
+    'routeKey',
+    'status',
+  ]);
+  expect(line).toMatchObject({ method: 'GET', routeKey: 'GET /things/{thing_id}', status: 200 });
+  expect(requestLog[0]).not.toContain(token.split('.')[1]);
+  expect(requestLog[0]).not.toContain('customer-readers');
+});
+
+test('claims are rendered as API Gateway does', () => {
+  expect(claimToString(['a', 'b'])).toBe('[a b]');
+  expect(claimToString(1787992402)).toBe('1787992402');
+  expect(claimToString(true)).toBe('true');
+  expect(claimToString('x')).toBe('x');
+});

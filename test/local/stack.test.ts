@@ -1,0 +1,167 @@
+/**
+ * The whole local stack as `npm start` runs it (free ports, a temp data directory, DynamoDB in
+ * memory): demo data and users, the deployed handlers behind the gateway, the token command, and
+ * a stop() that leaves no process behind.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { PROJECT_ROOT } from '../../local/gateway';
+import { startLocalStack, type LocalStack, type LocalState } from '../../local/stack';
+
+const run = promisify(execFile);
+
+let dataDir: string;
+let stack: LocalStack;
+
+/** `npm run --silent token -- <args>` against this test's stack. */
+async function tokenCommand(
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOCAL_DATA_DIR: dataDir };
+  delete env.NODE_OPTIONS; // jest's --experimental-vm-modules is not for the child
+  try {
+    const { stdout, stderr } = await run('npm', ['run', '--silent', 'token', '--', ...args], {
+      cwd: PROJECT_ROOT,
+      env,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+function get(path: string, token?: string): Promise<Response> {
+  return fetch(
+    `${stack.apiUrl}${path}`,
+    token ? { headers: { authorization: `Bearer ${token}` } } : {},
+  );
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'local-stack-test-'));
+  stack = await startLocalStack({ port: 0, dataDir, inMemory: true, log: () => undefined });
+}, 90_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('the demo data was imported on first start, and state.json tells where everything is', () => {
+  expect(stack.seeded).toMatchObject({
+    transactions: expect.any(Number),
+    customers: expect.any(Number),
+  });
+  expect(stack.seeded!.transactions).toBeGreaterThanOrEqual(1);
+  expect(stack.seeded!.customers).toBeGreaterThanOrEqual(1);
+  const state = JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8')) as LocalState;
+  expect(state).toMatchObject({
+    pid: process.pid,
+    apiUrl: stack.apiUrl,
+    tableName: 'currency-exchange',
+    bucketName: 'currency-exchange-files',
+    dynamoDbEndpoint: stack.dynamoDbEndpoint,
+    s3Endpoint: stack.s3Endpoint,
+    cognito: {
+      endpoint: stack.cognito.endpoint,
+      userPoolId: stack.cognito.userPoolId,
+      clientId: stack.cognito.clientId,
+    },
+  });
+});
+
+test('GET /transactions/1 for the teller, with a signature URL that works', async () => {
+  const res = await get('/transactions/1', await stack.tokenFor('teller@example.com'));
+  expect(res.status).toBe(200);
+  expect(res.headers.get('apigw-requestid')).toBeTruthy();
+  const body = (await res.json()) as { message: string; data: { id: number; signature: string } };
+  expect(body.message).toBe('Ok');
+  expect(body.data.id).toBe(1);
+  const image = await fetch(body.data.signature);
+  expect(image.status).toBe(200);
+  expect(image.headers.get('content-type')).toBe('image/png');
+});
+
+test('GET /customers/1 for compliance, with an ID photo URL that works', async () => {
+  const res = await get('/customers/1', await stack.tokenFor('compliance@example.com'));
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { data: { id: number; id_photo: string } };
+  expect(body.data.id).toBe(1);
+  expect((await fetch(body.data.id_photo)).status).toBe(200);
+});
+
+test('GET /customers/1 for the teller (not in customer-readers): 403', async () => {
+  const res = await get('/customers/1', await stack.tokenFor('teller@example.com'));
+  expect(res.status).toBe(403);
+  expect(await res.json()).toEqual({ message: 'Forbidden', data: null });
+});
+
+test('no token: the authorizer answers 401; an ID token passes it but the function refuses it', async () => {
+  const none = await get('/transactions/1');
+  expect(none.status).toBe(401);
+  expect(await none.text()).toBe('{"message":"Unauthorized"}');
+  const id = await get('/transactions/1', await stack.tokenFor('teller@example.com', 'id'));
+  expect(id.status).toBe(401);
+});
+
+describe('npm run --silent token', () => {
+  test('prints only an access token, which the API accepts', async () => {
+    const { code, stdout } = await tokenCommand('compliance@example.com');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\n?$/);
+    const token = stdout.trim();
+    const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<
+      string,
+      unknown
+    >;
+    expect(claims).toMatchObject({
+      token_use: 'access',
+      client_id: stack.cognito.clientId,
+      'cognito:groups': ['customer-readers'],
+    });
+    expect((await get('/customers/1', token)).status).toBe(200);
+  });
+
+  test('an unknown user: nothing on stdout, a clear error, a non-zero exit', async () => {
+    const { code, stdout, stderr } = await tokenCommand('nobody@example.com');
+    expect(code).not.toBe(0);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('unknown user "nobody@example.com"');
+    expect(stderr).toContain('teller@example.com');
+  });
+});
+
+test('stop() stops every server and child process, and the token command then says so', async () => {
+  const port = new URL(stack.dynamoDbEndpoint).port;
+  const javaRunning = () => {
+    try {
+      return (
+        execFileSync('pgrep', ['-f', `DynamoDBLocal.jar.* -port ${port} `])
+          .toString()
+          .trim() !== ''
+      );
+    } catch {
+      return false;
+    }
+  };
+  expect(javaRunning()).toBe(true);
+  await stack.stop();
+  expect(javaRunning()).toBe(false);
+  for (const endpoint of [
+    stack.apiUrl,
+    stack.cognito.endpoint,
+    stack.s3Endpoint,
+    stack.dynamoDbEndpoint,
+  ]) {
+    await expect(fetch(endpoint)).rejects.toThrow();
+  }
+  expect(existsSync(join(dataDir, 'state.json'))).toBe(false);
+  const { code, stdout, stderr } = await tokenCommand('teller@example.com');
+  expect(code).not.toBe(0);
+  expect(stdout).toBe('');
+  expect(stderr).toContain('the local stack is not running');
+});
