@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Route } from '../lib/routes';
 import { startCognito, type LocalCognito, type TokenKind } from './cognito';
-import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
+import { JAVA_REQUIRED, javaOnPath, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
 import { startGateway, type Gateway, type HandlerLoader } from './gateway';
 import { choosePort } from './net';
 import { DEFAULT_BUCKET_NAME, S3RVER_CREDENTIALS, startS3, type LocalS3 } from './s3';
@@ -109,6 +109,7 @@ async function stopAll(stoppers: (() => Promise<void>)[]): Promise<void> {
 }
 
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  if (!javaOnPath()) throw new Error(JAVA_REQUIRED); // before anything starts
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const stateFile = join(dataDir, STATE_FILE);

@@ -2,6 +2,7 @@
  * `npm start`: the whole stack on this machine, data under .local/, the API on
  * http://127.0.0.1:${PORT:-3000}. Ctrl-C (or SIGTERM) stops everything.
  */
+import { execFileSync } from 'node:child_process';
 import { relative, resolve } from 'node:path';
 import { CUSTOMER_READERS_GROUP, DEMO_USERS } from './cognito';
 import { PROJECT_ROOT } from './gateway';
@@ -21,7 +22,9 @@ function port(name: string, fallback: number): number {
 
 const apiPort = port('PORT', 3000);
 const dataDir = resolve(process.env.LOCAL_DATA_DIR || resolve(PROJECT_ROOT, '.local'));
-const shownDir = relative(process.cwd(), dataDir) || '.';
+const shownDir = relative(process.cwd(), dataDir).startsWith('..')
+  ? dataDir
+  : relative(process.cwd(), dataDir) || '.';
 
 let stack: LocalStack | undefined;
 let stopping = false;
@@ -48,6 +51,44 @@ async function shutdown(signal: string): Promise<void> {
 
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGHUP', () => void shutdown('SIGHUP'));
+
+/**
+ * The processes that launched us: tsx, and under `npm start` also `sh` and `npm`. npm does not
+ * pass a SIGTERM on to the script, so when any of them goes away we stop too, rather than leave
+ * the stack (and its Java process) running with nobody to stop it.
+ */
+function launchers(): number[] {
+  const chain: number[] = [];
+  try {
+    let pid = process.ppid;
+    for (let depth = 0; depth < 4 && pid > 1; depth += 1) {
+      chain.push(pid);
+      const [ppid, ...args] = execFileSync('ps', ['-o', 'ppid=,args=', '-p', String(pid)])
+        .toString()
+        .trim()
+        .split(/\s+/);
+      if (args.slice(0, 2).some((arg) => /(^|\/)npm(-cli\.js)?$/.test(arg))) return chain;
+      pid = Number(ppid);
+    }
+  } catch {
+    // no ps (Windows): the direct parent only
+  }
+  return [process.ppid]; // not under npm: tsx only
+}
+const originalParent = process.ppid;
+const watched = launchers();
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+setInterval(() => {
+  if (process.ppid !== originalParent || !watched.every(alive)) void shutdown('parent exited');
+}, 1000).unref();
 
 const began = Date.now();
 console.log(`Starting the local stack (data in ${shownDir}/) ...`);
@@ -63,7 +104,11 @@ try {
   });
 } catch (error) {
   if (stopping) process.exit(0);
-  console.error(`\nThe local stack could not start: ${(error as Error).message}`);
+  const message = (error as Error).message;
+  const hint = /already in use/.test(message)
+    ? '\n(the ports can be changed with PORT, DYNAMODB_PORT, COGNITO_PORT and S3_PORT; 0 = any free port)'
+    : '';
+  console.error(`\nThe local stack could not start: ${message}${hint}`);
   process.exit(1);
 }
 if (stopping) {
