@@ -44,9 +44,11 @@ export function createDocumentClient(options: ClientOptions): DynamoDBDocumentCl
     endpoint: options.endpoint,
     credentials: options.credentials,
     maxAttempts: options.maxAttempts ?? 3,
+    // Without throwOnRequestTimeout the SDK only warns on a timeout and waits on.
     requestHandler: {
       connectionTimeout: options.requestTimeoutMs ?? 1000,
       requestTimeout: options.requestTimeoutMs ?? 1000,
+      throwOnRequestTimeout: true,
     },
   });
   return DynamoDBDocumentClient.from(client, {
@@ -68,14 +70,19 @@ const RETRYABLE_NAMES = new Set([
   'EPIPE',
 ]);
 
-/** Throttling, a DynamoDB-side failure or no answer at all: worth a retry later (503). */
+/**
+ * Throttling, a DynamoDB-side failure, or no answer at all (an SDK error without an HTTP status
+ * is a transport failure: refused, reset, timed out): worth a retry later, so a 503.
+ */
 export function isUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const e = error as Error & { code?: string; $metadata?: { httpStatusCode?: number } };
+  // Not `instanceof Error`: errors raised by Node's own modules can come from another realm.
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as { name?: string; code?: string; $metadata?: { httpStatusCode?: number } };
   const status = e.$metadata?.httpStatusCode;
   return (
-    RETRYABLE_NAMES.has(e.name) ||
+    (e.name !== undefined && RETRYABLE_NAMES.has(e.name)) ||
     (e.code !== undefined && RETRYABLE_NAMES.has(e.code)) ||
+    (e.$metadata !== undefined && status === undefined) ||
     (status !== undefined && status >= 500)
   );
 }
