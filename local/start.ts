@@ -90,7 +90,6 @@ setInterval(() => {
   if (process.ppid !== originalParent || !watched.every(alive)) void shutdown('parent exited');
 }, 1000).unref();
 
-const began = Date.now();
 console.log(`Starting the local stack (data in ${shownDir}/) ...`);
 try {
   stack = await startLocalStack({
@@ -116,7 +115,8 @@ if (stopping) {
   await shutdown('SIGINT');
 }
 
-const seconds = ((Date.now() - began) / 1000).toFixed(1);
+// Since this process started (tsx's compile included; npm adds about half a second before it).
+const seconds = process.uptime().toFixed(1);
 const api = stack.apiUrl;
 const env = process.env.LOCAL_DATA_DIR ? `LOCAL_DATA_DIR=${process.env.LOCAL_DATA_DIR} ` : '';
 const token = (user: string) => `$(${env}npm run --silent token -- ${user})`;
@@ -140,8 +140,10 @@ An access token (printed alone, for scripts):
 Try:
   curl -s -H "Authorization: Bearer ${token(teller)}" ${api}/transactions/1
   curl -s -H "Authorization: Bearer ${token(compliance)}" ${api}/customers/1
-  curl -s -H "Authorization: Bearer ${token(teller)}" ${api}/customers/1     # 403: not in ${CUSTOMER_READERS_GROUP}
-  curl -s -i ${api}/transactions/1                                            # 401: no token
+  # 403, the teller is not in ${CUSTOMER_READERS_GROUP}:
+  curl -s -H "Authorization: Bearer ${token(teller)}" ${api}/customers/1
+  # 401, no token:
+  curl -s -i ${api}/transactions/1
 
 Requests are logged below, one JSON line each. Ctrl-C stops everything.
 `);
