@@ -12,6 +12,11 @@ type Reviver = (
 
 const INTEGER_LITERAL = /^-?[0-9]+$/;
 
+// Both features below arrived in Node.js 21; without them integers would silently become floats.
+if (typeof (JSON as { rawJSON?: unknown }).rawJSON !== 'function') {
+  throw new Error(`Node.js 22 or later is required for exact JSON (this is ${process.version})`);
+}
+
 /** Parses JSON turning every integer literal into a bigint, read from its source text. */
 export function parseExactJson(text: string): unknown {
   const reviver: Reviver = (_key, value, context) =>
