@@ -6,12 +6,17 @@ import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { createDocumentClient } from '../functions/shared/table';
 import { InvalidFileError, importFile } from '../import/importer';
+import type { LocalState } from '../local/stack';
 
-const LOCAL_STATE = resolve(import.meta.dirname, '..', '.local', 'state.json');
+const LOCAL_STATE = resolve(
+  process.env.LOCAL_DATA_DIR || resolve(import.meta.dirname, '..', '.local'),
+  'state.json',
+);
 
 function target(): {
   tableName: string;
   client: ReturnType<typeof createDocumentClient>;
+  displayTimeZone: string;
   where: string;
 } {
   const io = { maxAttempts: 5, requestTimeoutMs: 10_000 };
@@ -21,10 +26,11 @@ function target(): {
     return {
       tableName: process.env.TABLE_NAME,
       client: createDocumentClient({ region, endpoint: process.env.DYNAMODB_ENDPOINT, ...io }),
+      displayTimeZone: process.env.DISPLAY_TIME_ZONE ?? 'UTC',
       where: `table ${process.env.TABLE_NAME}`,
     };
   }
-  let state: { tableName?: string; dynamoDbEndpoint?: string };
+  let state: Partial<LocalState>;
   try {
     state = JSON.parse(readFileSync(LOCAL_STATE, 'utf8'));
   } catch {
@@ -42,6 +48,8 @@ function target(): {
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
       ...io,
     }),
+    // Times are read in the zone the local functions show them in (SPEC 3.5).
+    displayTimeZone: state.displayTimeZone ?? 'UTC',
     where: `the local stack's table (${state.dynamoDbEndpoint})`,
   };
 }
@@ -52,13 +60,13 @@ async function main(): Promise<number> {
     console.error('Usage: npm run import -- <file.jsonl>');
     return 2;
   }
-  const { tableName, client, where } = target();
+  const { tableName, client, displayTimeZone, where } = target();
   const tty = process.stderr.isTTY;
   try {
     const summary = await importFile(file, {
       client,
       tableName,
-      displayTimeZone: process.env.DISPLAY_TIME_ZONE ?? 'UTC',
+      displayTimeZone,
       onProblem: (problem) => console.error(problem),
       onProgress: (done, total) => {
         if (tty) process.stderr.write(`\rImporting: ${done} of ${total} records`);

@@ -67,6 +67,8 @@ export interface LocalState {
   bucketName: string;
   dynamoDbEndpoint: string;
   s3Endpoint: string;
+  /** The zone the functions show times in, and so the zone a local import reads them in. */
+  displayTimeZone: string;
   cognito: { endpoint: string; userPoolId: string; clientId: string; issuer: string };
 }
 
@@ -225,6 +227,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       bucketName,
       dynamoDbEndpoint: dynamoDb.endpoint,
       s3Endpoint: s3.endpoint,
+      displayTimeZone,
       cognito: {
         endpoint: cognito.endpoint,
         userPoolId: cognito.userPoolId,
