@@ -37,6 +37,16 @@ export interface ClientOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
+const INTEGER_TEXT = /^-?[0-9]+$/;
+
+/**
+ * Every number a valid record stores is an integer, and comes back as a bigint. Any other number
+ * is left as a JS number, which no record check accepts: a corrupt record (500), not a throw
+ * inside the SDK that would look like a transport failure (503).
+ */
+export const wrapNumber = (n: string): bigint | number =>
+  INTEGER_TEXT.test(n) ? BigInt(n) : Number(n);
+
 /** One client per process. Numbers come back as bigint: every stored number is an integer. */
 export function createDocumentClient(options: ClientOptions): DynamoDBDocumentClient {
   const client = new DynamoDBClient({
@@ -52,7 +62,7 @@ export function createDocumentClient(options: ClientOptions): DynamoDBDocumentCl
     },
   });
   return DynamoDBDocumentClient.from(client, {
-    unmarshallOptions: { wrapNumbers: (n: string) => BigInt(n) },
+    unmarshallOptions: { wrapNumbers: wrapNumber },
   });
 }
 
@@ -70,6 +80,8 @@ const RETRYABLE_NAMES = new Set([
   'EPIPE',
 ]);
 
+const PROGRAMMING_ERRORS = new Set(['SyntaxError', 'TypeError', 'RangeError', 'ReferenceError']);
+
 /**
  * Throttling, a DynamoDB-side failure, or no answer at all (an SDK error without an HTTP status
  * is a transport failure: refused, reset, timed out): worth a retry later, so a 503.
@@ -82,7 +94,8 @@ export function isUnavailable(error: unknown): boolean {
   return (
     (e.name !== undefined && RETRYABLE_NAMES.has(e.name)) ||
     (e.code !== undefined && RETRYABLE_NAMES.has(e.code)) ||
-    (e.$metadata !== undefined && status === undefined) ||
+    // The SDK attaches $metadata to whatever its middleware throws; a JS error there is a bug.
+    (e.$metadata !== undefined && status === undefined && !PROGRAMMING_ERRORS.has(e.name ?? '')) ||
     (status !== undefined && status >= 500)
   );
 }
