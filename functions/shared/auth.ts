@@ -17,14 +17,17 @@ export function requireAccessToken(event: ApiEvent): void {
 
 /**
  * Groups as API Gateway passes them: claims arrive as strings, so the array claim
- * `cognito:groups` comes as `"[a b]"`; a real array or a single name is accepted too.
+ * `cognito:groups` comes as `"[a b]"`, names separated by single spaces; a real array or a
+ * single name is accepted too. Only spaces separate: a Cognito group name cannot contain
+ * whitespace, but it can contain commas and brackets, so a group named
+ * `x,customer-readers` must not read as two groups.
  */
 export function groupsOf(event: ApiEvent): string[] {
   const raw = claimsOf(event)['cognito:groups'];
   if (Array.isArray(raw)) return raw.filter((g): g is string => typeof g === 'string');
   if (typeof raw !== 'string') return [];
-  const inner = raw.startsWith('[') && raw.endsWith(']') ? raw.slice(1, -1) : raw;
-  return inner.split(/[\s,]+/).filter(Boolean);
+  if (raw.startsWith('[') && raw.endsWith(']')) return raw.slice(1, -1).split(' ').filter(Boolean);
+  return raw === '' ? [] : [raw];
 }
 
 export function requireGroup(event: ApiEvent, group: string): void {
