@@ -2,9 +2,7 @@
  * The local gateway's JWT authorizer and payload 2.0 events, against a real cognito-local and a
  * fake route table (so that only the gateway is under test).
  */
-import { generateKeyPairSync, sign } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -16,7 +14,17 @@ import {
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import { cognitoClient, signIn, startCognito, type LocalCognito } from '../../local/cognito';
 import { claimToString, startGateway, type Gateway, type LambdaHandler } from '../../local/gateway';
-import type { Route } from '../../lib/routes';
+import { routes as deployedRoutes, type Route } from '../../lib/routes';
+import { loadOpenApi } from '../support/contract';
+import {
+  accessClaims as validClaims,
+  b64url,
+  craft,
+  hmacWithPublicKey,
+  otherRsaKey,
+  unsigned,
+  withEditedPayload,
+} from '../support/jwt';
 
 const routes: Route[] = [
   { id: 'Echo', method: 'GET', path: '/things/{thing_id}', entry: 'unused' },
@@ -49,34 +57,8 @@ const handlers: Record<string, LambdaHandler> = {
   Bare: async () => ({ hello: 'world' }),
 };
 
-const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-
-/** An RS256 JWT signed with `key` (by default cognito-local's own signing key). */
-function craft(payload: object, options: { key?: string; header?: object } = {}): string {
-  const require = createRequire(import.meta.url);
-  const pem =
-    options.key ??
-    (require('cognito-local/lib/keys/cognitoLocal.private.json') as { pem: string }).pem;
-  const head = b64url({ alg: 'RS256', typ: 'JWT', kid: 'CognitoLocal', ...options.header });
-  const body = b64url(payload);
-  const signature = sign('RSA-SHA256', Buffer.from(`${head}.${body}`), pem).toString('base64url');
-  return `${head}.${body}.${signature}`;
-}
-
-function accessClaims(overrides: object = {}): Record<string, unknown> {
-  const now = Math.floor(Date.now() / 1000);
-  return {
-    sub: '00000000-0000-0000-0000-000000000001',
-    'cognito:groups': ['customer-readers'],
-    token_use: 'access',
-    scope: 'aws.cognito.signin.user.admin',
-    client_id: cognito.clientId,
-    iss: cognito.issuer,
-    iat: now,
-    exp: now + 300,
-    ...overrides,
-  };
-}
+const accessClaims = (overrides: Record<string, unknown> = {}) =>
+  validClaims(cognito.issuer, cognito.clientId, overrides);
 
 function get(path: string, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${gateway.url}${path}`, { headers });
@@ -245,12 +227,7 @@ describe('the authorizer refuses, without invoking the function', () => {
     ['a token that is not JSON', async () => ({ authorization: 'Bearer a.b.c' })],
     [
       'a token signed by another key',
-      async () => {
-        const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-        return {
-          authorization: `Bearer ${craft(accessClaims(), { key: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString() })}`,
-        };
-      },
+      async () => ({ authorization: `Bearer ${craft(accessClaims(), { key: otherRsaKey() })}` }),
     ],
     [
       'a real token whose payload was altered',
@@ -258,6 +235,68 @@ describe('the authorizer refuses, without invoking the function', () => {
         const [head, , signature] = (await cognito.tokenFor('teller@example.com')).split('.');
         return { authorization: `Bearer ${head}.${b64url(accessClaims())}.${signature}` };
       },
+    ],
+    [
+      "forged groups: the teller's real token with customer-readers added, old signature",
+      async () => ({
+        authorization: `Bearer ${withEditedPayload(await cognito.tokenFor('teller@example.com'), (claims) => ({ ...claims, 'cognito:groups': ['customer-readers'] }))}`,
+      }),
+    ],
+    [
+      "forged groups: the teller's claims with customer-readers, re-signed with another key under the pool's kid",
+      async () => {
+        const teller = await cognito.tokenFor('teller@example.com');
+        const claims = JSON.parse(Buffer.from(teller.split('.')[1]!, 'base64url').toString());
+        return {
+          authorization: `Bearer ${craft({ ...claims, 'cognito:groups': ['customer-readers'] }, { key: otherRsaKey() })}`,
+        };
+      },
+    ],
+    [
+      'a real token with one character of its signature changed',
+      async () => {
+        const token = await cognito.tokenFor('teller@example.com');
+        const last = token.at(-2) === 'A' ? 'B' : 'A';
+        return { authorization: `Bearer ${token.slice(0, -2)}${last}${token.at(-1)}` };
+      },
+    ],
+    [
+      'a real token with its signature removed',
+      async () => ({
+        authorization: `Bearer ${(await cognito.tokenFor('teller@example.com')).replace(/[^.]+$/, '')}`,
+      }),
+    ],
+    [
+      "HS256 signed with the pool's public key as the secret (key confusion)",
+      async () => ({ authorization: `Bearer ${hmacWithPublicKey(accessClaims())}` }),
+    ],
+    [
+      'an unsigned token (alg None)',
+      async () => ({ authorization: `Bearer ${unsigned(accessClaims(), 'None')}` }),
+    ],
+    [
+      'an unsigned token that keeps a real signature',
+      async () => {
+        const [, , signature] = (await cognito.tokenFor('teller@example.com')).split('.');
+        return { authorization: `Bearer ${unsigned(accessClaims())}${signature}` };
+      },
+    ],
+    [
+      'a token with a fourth segment',
+      async () => ({ authorization: `Bearer ${craft(accessClaims())}.extra` }),
+    ],
+    [
+      'a token whose exp is a string',
+      async () => ({
+        authorization: `Bearer ${craft(accessClaims({ exp: String(Math.floor(Date.now() / 1000) + 300) }))}`,
+      }),
+    ],
+    ['Basic credentials', async () => ({ authorization: 'Basic dGVsbGVyOnBhc3N3b3Jk' })],
+    [
+      'two tokens in the header',
+      async () => ({
+        authorization: `Bearer ${await cognito.tokenFor('teller@example.com')} Bearer ${await cognito.tokenFor('teller@example.com')}`,
+      }),
     ],
     [
       'an expired token',
@@ -308,7 +347,7 @@ describe('the authorizer refuses, without invoking the function', () => {
     [
       'an unsigned token (alg none)',
       async () => ({
-        authorization: `Bearer ${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(accessClaims())}.`,
+        authorization: `Bearer ${unsigned(accessClaims())}`,
       }),
     ],
     [
@@ -402,4 +441,14 @@ test('claims are rendered as API Gateway does', () => {
   expect(claimToString(1787992402)).toBe('1787992402');
   expect(claimToString(true)).toBe('true');
   expect(claimToString('x')).toBe('x');
+});
+
+test('GET /openapi.json serves the contract without a token; it is no route of the deployed API', async () => {
+  const res = await get('/openapi.json');
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  expect(await res.json()).toEqual(loadOpenApi());
+  expect((await fetch(`${gateway.url}/openapi.json`, { method: 'POST' })).status).toBe(404);
+  expect(calls).toHaveLength(0);
+  expect(routes.concat(deployedRoutes).some((r) => r.path === '/openapi.json')).toBe(false);
 });
