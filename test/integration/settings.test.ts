@@ -1,0 +1,95 @@
+/**
+ * The functions' settings reach the response: DISPLAY_TIME_ZONE for times (SPEC 3.5, import and
+ * GET in the same zone, UTC in the table) and SIGNATURE_URL_TTL_SECONDS for file URLs (SPEC 3.4).
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { ApiHandler } from '../../functions/shared/http';
+import { importFile } from '../../import/importer';
+import { customer, line, transaction } from '../fixtures';
+import { functionEnv, startTestTable } from '../support/dynamodb';
+import { apiEvent, lambdaContext } from '../support/events';
+
+const ZONE = 'Asia/Manila';
+let table: Awaited<ReturnType<typeof startTestTable>>;
+let getTransaction: ApiHandler;
+let getCustomer: ApiHandler;
+
+beforeAll(async () => {
+  table = await startTestTable();
+  functionEnv(table.endpoint, table.tableName, {
+    DISPLAY_TIME_ZONE: ZONE,
+    SIGNATURE_URL_TTL_SECONDS: '3600',
+  });
+  ({ handler: getTransaction } = await import('../../functions/get-transaction'));
+  ({ handler: getCustomer } = await import('../../functions/get-customer'));
+  const file = join(mkdtempSync(join(tmpdir(), 'settings-')), 'records.jsonl');
+  writeFileSync(
+    file,
+    [
+      line('transaction', transaction({ id: 1, created_at: '2024-01-01 07:30:00' })),
+      line(
+        'customer',
+        customer({
+          id: 1,
+          id_photo: 'id-photos/1.png',
+          last_transaction_datetime: '2024-01-01 07:30:00',
+        }),
+      ),
+    ].join('\n'),
+  );
+  await importFile(file, {
+    client: table.client,
+    tableName: table.tableName,
+    displayTimeZone: ZONE,
+  });
+}, 90_000);
+afterAll(async () => table?.stop());
+
+test('times are imported and shown in DISPLAY_TIME_ZONE and stored in UTC', async () => {
+  const t = JSON.parse(
+    (
+      await getTransaction(
+        apiEvent('GET /transactions/{transaction_id}', { transaction_id: '1' }),
+        lambdaContext,
+      )
+    ).body,
+  );
+  expect(t.data.created_at).toBe('2024-01-01 07:30:00');
+  const c = JSON.parse(
+    (
+      await getCustomer(
+        apiEvent('GET /customers/{customer_id}', { customer_id: '1' }),
+        lambdaContext,
+      )
+    ).body,
+  );
+  expect(c.data.last_transaction_datetime).toBe('2024-01-01 07:30:00');
+  const stored = await table.client.send(
+    new GetCommand({ TableName: table.tableName, Key: { pk: 'TXN#1', sk: 'TXN' } }),
+  );
+  expect(stored.Item?.created_at).toBe('2023-12-31T23:30:00Z');
+});
+
+test('file URLs are signed for SIGNATURE_URL_TTL_SECONDS', async () => {
+  const t = JSON.parse(
+    (
+      await getTransaction(
+        apiEvent('GET /transactions/{transaction_id}', { transaction_id: '1' }),
+        lambdaContext,
+      )
+    ).body,
+  );
+  expect(new URL(t.data.signature).searchParams.get('X-Amz-Expires')).toBe('3600');
+  const c = JSON.parse(
+    (
+      await getCustomer(
+        apiEvent('GET /customers/{customer_id}', { customer_id: '1' }),
+        lambdaContext,
+      )
+    ).body,
+  );
+  expect(new URL(c.data.id_photo).searchParams.get('X-Amz-Expires')).toBe('3600');
+});
