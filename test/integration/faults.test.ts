@@ -1,93 +1,135 @@
 /**
  * Faults between a function and DynamoDB: throttling, a store that resets connections, one that
- * accepts and never answers, a missing table. Each ends in the SPEC status well within the
- * function's 10 s timeout; nothing hangs.
+ * accepts and never answers, one that answers slowly, DynamoDB-side errors, answers that are
+ * garbage or cut short, a denied role, a missing table. Each ends in the SPEC status well within
+ * the function's 10 s timeout; nothing hangs, and no error shows more than the SPEC's message.
  */
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { mockClient } from 'aws-sdk-client-mock';
-import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiHandler } from '../../functions/shared/http';
-import { functionEnv, startTestTable } from '../support/dynamodb';
+import { itemsOf } from '../../functions/shared/table';
+import { createTimeCodec } from '../../functions/shared/times';
+import { createLineParser } from '../../import/records';
+import { line, transaction } from '../fixtures';
+import { startFaultProxy, type FaultMode, type FaultProxy } from '../support/fault-proxy';
+import { functionEnv, startTestTable, TEST_CREDENTIALS } from '../support/dynamodb';
 import { apiEvent, lambdaContext } from '../support/events';
 
+/** The deployed function timeout (lib/api-function.ts); every answer must come well before it. */
 const FUNCTION_TIMEOUT_MS = 10_000;
+const TABLE = 'faults-table';
 
-type Mode = 'forward' | 'reset' | 'hang';
-let mode: Mode = 'forward';
-let connections = 0;
-const sockets = new Set<Socket>();
-let proxy: Server;
+let proxy: FaultProxy;
 let table: Awaited<ReturnType<typeof startTestTable>>;
 let handler: ApiHandler;
 
 beforeAll(async () => {
-  table = await startTestTable('table-that-exists');
-  const upstream = new URL(table.endpoint);
-  proxy = createServer((socket) => {
-    connections += 1;
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => {});
-    if (mode === 'reset') socket.resetAndDestroy();
-    else if (mode === 'forward') {
-      const out = connect(Number(upstream.port), upstream.hostname);
-      out.on('error', () => socket.destroy());
-      socket.pipe(out).pipe(socket);
-    }
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  const { port } = proxy.address() as { port: number };
-  // A table name that does not exist, for the missing-table case; the others never reach it.
-  functionEnv(`http://127.0.0.1:${port}`, 'no-such-table');
+  table = await startTestTable(TABLE);
+  const parsed = createLineParser(createTimeCodec('UTC'))(line('transaction', transaction()));
+  if (!parsed.ok) throw new Error('fixture is invalid');
+  await table.client.send(
+    new BatchWriteCommand({
+      RequestItems: {
+        [TABLE]: itemsOf('transaction', parsed.record).map((Item) => ({ PutRequest: { Item } })),
+      },
+    }),
+  );
+  proxy = await startFaultProxy(table.endpoint);
+  functionEnv(proxy.endpoint, TABLE);
   ({ handler } = await import('../../functions/get-transaction'));
 }, 90_000);
 
 afterAll(async () => {
-  for (const s of sockets) s.destroy();
-  await new Promise((resolve) => proxy?.close(resolve));
+  await proxy?.stop();
   await table?.stop();
 });
 
-function setMode(next: Mode): void {
-  mode = next;
-  connections = 0;
-  for (const s of sockets) s.destroy();
-}
-
-async function timedGet() {
+async function timedGet(mode: FaultMode | ((connection: number) => FaultMode)) {
+  await proxy.setMode(mode);
   const started = Date.now();
   const result = await handler(
     apiEvent('GET /transactions/{transaction_id}', { transaction_id: '1' }),
     lambdaContext,
   );
-  return { result, ms: Date.now() - started, body: JSON.parse(result.body) };
+  const ms = Date.now() - started;
+  expect(ms).toBeLessThan(FUNCTION_TIMEOUT_MS);
+  return { result, ms, body: JSON.parse(result.body), attempts: proxy.connections };
 }
 
+const UNAVAILABLE = { message: 'Service unavailable', data: null };
+const INTERNAL = { message: 'Internal server error', data: null };
+
 describe('DynamoDB faults (SPEC 4)', () => {
+  test('through the proxy, a healthy store answers 200', async () => {
+    const { result, attempts } = await timedGet('forward');
+    expect(result.statusCode).toBe(200);
+    expect(attempts).toBe(1);
+  });
+
   test('connections reset: 503 with Retry-After after the configured attempts', async () => {
-    setMode('reset');
-    const { result, body, ms } = await timedGet();
+    const { result, body, attempts } = await timedGet('reset');
     expect(result.statusCode).toBe(503);
     expect(result.headers['Retry-After']).toBe('1');
-    expect(body).toEqual({ message: 'Service unavailable', data: null });
-    expect(connections).toBe(3);
-    expect(ms).toBeLessThan(FUNCTION_TIMEOUT_MS);
+    expect(body).toEqual(UNAVAILABLE);
+    expect(attempts).toBe(3);
   });
 
   test('a store that accepts and never answers: 503 after 3 attempts of 1 s, within the function timeout', async () => {
-    setMode('hang');
-    const { result, ms } = await timedGet();
+    const { result, ms, attempts } = await timedGet('hang');
     expect(result.statusCode).toBe(503);
-    expect(connections).toBe(3);
+    expect(attempts).toBe(3);
     expect(ms).toBeGreaterThanOrEqual(3000);
-    expect(ms).toBeLessThan(FUNCTION_TIMEOUT_MS);
   }, 20_000);
 
-  test('a table that does not exist is a 500, not a retryable 503', async () => {
-    setMode('forward');
-    const { result, body } = await timedGet();
+  test('a first attempt that gets no answer in time is retried: 200', async () => {
+    const { result, ms, attempts } = await timedGet((n) =>
+      n === 0 ? { slowMs: 3000 } : 'forward',
+    );
+    expect(result.statusCode).toBe(200);
+    expect(attempts).toBe(2);
+    expect(ms).toBeGreaterThanOrEqual(1000);
+  });
+
+  test('throttled on the wire every time: the SDK retries, then 503 with Retry-After', async () => {
+    const { result, body, attempts } = await timedGet('throttle');
+    expect(result.statusCode).toBe(503);
+    expect(result.headers['Retry-After']).toBe('1');
+    expect(body).toEqual(UNAVAILABLE);
+    expect(attempts).toBe(3);
+  });
+
+  test('throttled once, then served: 200 after one retry', async () => {
+    const { result, attempts } = await timedGet((n) => (n === 0 ? 'throttle' : 'forward'));
+    expect(result.statusCode).toBe(200);
+    expect(attempts).toBe(2);
+  });
+
+  test('DynamoDB answers 500 every time: 503 after the retries', async () => {
+    const { result, body, attempts } = await timedGet('http500');
+    expect(result.statusCode).toBe(503);
+    expect(body).toEqual(UNAVAILABLE);
+    expect(attempts).toBe(3);
+  });
+
+  test('a body cut short: retried as a transport failure, then 503', async () => {
+    const { result, body } = await timedGet('truncated');
+    expect(result.statusCode).toBe(503);
+    expect(body).toEqual(UNAVAILABLE);
+  });
+
+  test('an answer that is not DynamoDB JSON: 500, at once', async () => {
+    const { result, body, attempts } = await timedGet('garbage');
     expect(result.statusCode).toBe(500);
-    expect(body).toEqual({ message: 'Internal server error', data: null });
+    expect(body).toEqual(INTERNAL);
+    expect(attempts).toBe(1);
+  });
+
+  test('a role without dynamodb:Query: 500 (not retryable), at once', async () => {
+    const { result, body, attempts } = await timedGet('accessDenied');
+    expect(result.statusCode).toBe(500);
+    expect(body).toEqual(INTERNAL);
+    expect(attempts).toBe(1);
   });
 
   test.each([
@@ -101,10 +143,24 @@ describe('DynamoDB faults (SPEC 4)', () => {
       .on(QueryCommand)
       .rejects(Object.assign(new Error('simulated'), { name, $metadata: { httpStatusCode: 400 } }));
     try {
-      const { result, body } = await timedGet();
+      const { result, body } = await timedGet('forward');
       expect(result.statusCode).toBe(503);
       expect(result.headers['Retry-After']).toBe('1');
-      expect(body).toEqual({ message: 'Service unavailable', data: null });
+      expect(body).toEqual(UNAVAILABLE);
+    } finally {
+      mock.restore();
+    }
+  });
+
+  test('a TypeError inside the SDK (a bug, though it carries $metadata) is a 500, not a 503', async () => {
+    const mock = mockClient(DynamoDBDocumentClient);
+    mock
+      .on(QueryCommand)
+      .rejects(Object.assign(new TypeError('x is not a function'), { $metadata: { attempts: 1 } }));
+    try {
+      const { result, body } = await timedGet('forward');
+      expect(result.statusCode).toBe(500);
+      expect(body).toEqual(INTERNAL);
     } finally {
       mock.restore();
     }
@@ -113,5 +169,23 @@ describe('DynamoDB faults (SPEC 4)', () => {
   test('the client is configured with explicit attempts and timeouts', async () => {
     const { runtime } = await import('../../functions/shared/runtime');
     expect(await runtime.client.config.maxAttempts()).toBe(3);
+  });
+
+  // Last: it deletes the table.
+  test('a table that does not exist is a 500, not a retryable 503', async () => {
+    const admin = new DynamoDBClient({
+      region: 'us-east-1',
+      endpoint: table.endpoint,
+      credentials: TEST_CREDENTIALS,
+    });
+    try {
+      await admin.send(new DeleteTableCommand({ TableName: TABLE }));
+    } finally {
+      admin.destroy();
+    }
+    const { result, body, attempts } = await timedGet('forward');
+    expect(result.statusCode).toBe(500);
+    expect(body).toEqual(INTERNAL);
+    expect(attempts).toBe(1);
   });
 });

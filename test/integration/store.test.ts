@@ -253,3 +253,103 @@ describe('import then GET (SPEC 3 and 6)', () => {
     expect(r.json).toEqual({ message: 'Internal server error', data: null });
   });
 });
+
+describe('corrupt stored records: a 500 that shows nothing of them', () => {
+  const put = (Item: Record<string, unknown>) =>
+    table.client.send(new PutCommand({ TableName: table.tableName, Item }));
+  /** The stored form of a valid fixture, as the import writes it. */
+  const storedCustomer = (id: number) => {
+    const { customer_risk_assessments: _children, ...head } = customer({ id });
+    return {
+      ...(parseExactJson(stringifyExactJson(head)) as Record<string, unknown>),
+      id: BigInt(id),
+      assessment_score: 0n,
+      assessment_risk: { value: 0n, description: 'Low Risk' },
+      last_transaction_datetime: '2023-09-15T10:01:02Z',
+    };
+  };
+  const risk = (customerId: number, id = 1) => ({
+    pk: `CUS#${customerId}`,
+    sk: `RISK#${String(id).padStart(16, '0')}`,
+    id: BigInt(id),
+    customer_id: BigInt(customerId),
+    type: { value: 1n, description: 'Complete Name' },
+    value: 'Corruptus Maximus',
+    grade: 1n,
+  });
+  const expectInternal = async (entity: 'transaction' | 'customer', id: string) => {
+    const r = await get(entity, id);
+    expect(r.status).toBe(500);
+    expect(r.body).toBe('{"message":"Internal server error","data":null}');
+  };
+
+  test('the stored form used below is valid', async () => {
+    await put({ pk: 'CUS#170', sk: 'CUS', ...storedCustomer(170) });
+    await put(risk(170));
+    expect((await get('customer', '170')).status).toBe(200);
+  });
+
+  test('a customer profile missing fields', async () => {
+    await put({
+      pk: 'CUS#171',
+      sk: 'CUS',
+      id: 171n,
+      first_name: 'Corruptus',
+      email: 'corruptus@example.test',
+      tin: 'TIN-SECRET-171',
+    });
+    await expectInternal('customer', '171');
+  });
+
+  test.each([
+    ['email removed', (c: Record<string, unknown>) => void delete c.email],
+    ['tin stored as a number', (c: Record<string, unknown>) => void (c.tin = 123456789n)],
+    [
+      'a stored time in display form',
+      (c: Record<string, unknown>) => void (c.last_transaction_datetime = '2023-09-15 10:01:02'),
+    ],
+    [
+      'assessment_risk without its description',
+      (c: Record<string, unknown>) => void (c.assessment_risk = { value: 0n }),
+    ],
+    [
+      'an attribute the SPEC does not know',
+      (c: Record<string, unknown>) => void (c.password = 'hunter2'),
+    ],
+    ['a non-integer number', (c: Record<string, unknown>) => void (c.assessment_score = 1.5)],
+  ])('a customer profile with %s', async (_name, corrupt) => {
+    const item = { pk: 'CUS#172', sk: 'CUS', ...storedCustomer(172) };
+    corrupt(item);
+    await put(item);
+    await expectInternal('customer', '172');
+  });
+
+  test("a risk assessment missing fields, or another customer's", async () => {
+    await put({ pk: 'CUS#173', sk: 'CUS', ...storedCustomer(173) });
+    const { grade: _grade, ...withoutGrade } = risk(173);
+    await put(withoutGrade);
+    await expectInternal('customer', '173');
+    await put({ pk: 'CUS#174', sk: 'CUS', ...storedCustomer(174) });
+    await put({ ...risk(174), customer_id: 999n });
+    await expectInternal('customer', '174');
+  });
+
+  test('a currency line whose rate is stored as a number', async () => {
+    await importLines([line('transaction', transaction({ id: 175 }))]);
+    await put({
+      pk: 'TXN#175',
+      sk: 'LINE#0000000000000002',
+      ...(parseExactJson(stringifyExactJson(currencyLine(2))) as object),
+      rate: 60.75,
+    });
+    await expectInternal('transaction', '175');
+  });
+
+  test('child items without their head are no record: 404', async () => {
+    await put(risk(176));
+    expect((await get('customer', '176')).json).toEqual({
+      message: 'Customer not found',
+      data: null,
+    });
+  });
+});
