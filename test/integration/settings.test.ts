@@ -48,25 +48,26 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(async () => table?.stop());
 
+const getData = async (entity: 'transaction' | 'customer') =>
+  JSON.parse(
+    entity === 'transaction'
+      ? (
+          await getTransaction(
+            apiEvent('GET /transactions/{transaction_id}', { transaction_id: '1' }),
+            lambdaContext,
+          )
+        ).body
+      : (
+          await getCustomer(
+            apiEvent('GET /customers/{customer_id}', { customer_id: '1' }),
+            lambdaContext,
+          )
+        ).body,
+  ).data;
+
 test('times are imported and shown in DISPLAY_TIME_ZONE and stored in UTC', async () => {
-  const t = JSON.parse(
-    (
-      await getTransaction(
-        apiEvent('GET /transactions/{transaction_id}', { transaction_id: '1' }),
-        lambdaContext,
-      )
-    ).body,
-  );
-  expect(t.data.created_at).toBe('2024-01-01 07:30:00');
-  const c = JSON.parse(
-    (
-      await getCustomer(
-        apiEvent('GET /customers/{customer_id}', { customer_id: '1' }),
-        lambdaContext,
-      )
-    ).body,
-  );
-  expect(c.data.last_transaction_datetime).toBe('2024-01-01 07:30:00');
+  expect((await getData('transaction')).created_at).toBe('2024-01-01 07:30:00');
+  expect((await getData('customer')).last_transaction_datetime).toBe('2024-01-01 07:30:00');
   const stored = await table.client.send(
     new GetCommand({ TableName: table.tableName, Key: { pk: 'TXN#1', sk: 'TXN' } }),
   );
@@ -74,22 +75,10 @@ test('times are imported and shown in DISPLAY_TIME_ZONE and stored in UTC', asyn
 });
 
 test('file URLs are signed for SIGNATURE_URL_TTL_SECONDS', async () => {
-  const t = JSON.parse(
-    (
-      await getTransaction(
-        apiEvent('GET /transactions/{transaction_id}', { transaction_id: '1' }),
-        lambdaContext,
-      )
-    ).body,
+  expect(new URL((await getData('transaction')).signature).searchParams.get('X-Amz-Expires')).toBe(
+    '3600',
   );
-  expect(new URL(t.data.signature).searchParams.get('X-Amz-Expires')).toBe('3600');
-  const c = JSON.parse(
-    (
-      await getCustomer(
-        apiEvent('GET /customers/{customer_id}', { customer_id: '1' }),
-        lambdaContext,
-      )
-    ).body,
+  expect(new URL((await getData('customer')).id_photo).searchParams.get('X-Amz-Expires')).toBe(
+    '3600',
   );
-  expect(new URL(c.data.id_photo).searchParams.get('X-Amz-Expires')).toBe('3600');
 });
