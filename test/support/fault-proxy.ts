@@ -92,7 +92,7 @@ export async function startFaultProxy(upstreamEndpoint?: string): Promise<FaultP
       timers.add(timer);
     } else {
       // Answer once the request has arrived, then close.
-      socket.once('data', () => socket.end(CANNED[mode]));
+      socket.once('data', () => socket.end(CANNED[mode]!));
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
