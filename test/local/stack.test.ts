@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../../local/gateway';
 import { startLocalStack, type LocalStack, type LocalState } from '../../local/stack';
+import { createContract } from '../support/contract';
 
 const run = promisify(execFile);
 
@@ -34,11 +35,19 @@ async function tokenCommand(
   }
 }
 
-function get(path: string, token?: string): Promise<Response> {
-  return fetch(
+const contract = createContract();
+
+/** GET through the stack; every answer is checked against openapi.yaml before the test sees it. */
+async function get(path: string, token?: string): Promise<Response> {
+  const res = await fetch(
     `${stack.apiUrl}${path}`,
     token ? { headers: { authorization: `Bearer ${token}` } } : {},
   );
+  const body = await res.text();
+  expect(
+    contract.validate('GET', path, { status: res.status, headers: res.headers, body }),
+  ).toEqual([]);
+  return new Response(body, { status: res.status, headers: res.headers });
 }
 
 beforeAll(async () => {

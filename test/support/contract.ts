@@ -210,7 +210,7 @@ export function createContract(document: OpenApiDocument = loadOpenApi()): Contr
 export async function observe(
   url: string,
   init: RequestInit = {},
-): Promise<ObservedResponse & { json: unknown }> {
+): Promise<ObservedResponse & { headers: Headers; json: unknown }> {
   const res = await fetch(url, init);
   const body = await res.text();
   let json: unknown;

@@ -1,0 +1,443 @@
+/**
+ * End to end over HTTP, against the whole local stack (startLocalStack: DynamoDB Local, the local
+ * Cognito and S3, the gateway with its JWT authorizer in front of the deployed handlers): every
+ * row of SPEC section 4 on both routes, each response validated against openapi.yaml by
+ * test/support/contract.ts. Meanwhile every log line of the run (the gateway's request log, the
+ * functions' stdout, anything on stderr or the console) is captured, and the last test checks
+ * that none of it carries personal data, tokens or presigned URLs (SPEC 4).
+ */
+import { jest } from '@jest/globals';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CreateUserPoolClientCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import fc from 'fast-check';
+import { cognitoClient, DEMO_PASSWORD, signIn } from '../../local/cognito';
+import { importHandler, OPENAPI_PATH } from '../../local/gateway';
+import { startLocalStack, type LocalStack } from '../../local/stack';
+import { createDocumentClient } from '../../functions/shared/table';
+import { customer, line, transaction } from '../fixtures';
+import { createContract, loadOpenApi, observe } from '../support/contract';
+import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
+import {
+  accessClaims,
+  claimsOf,
+  craft,
+  otherRsaKey,
+  unsigned,
+  withEditedPayload,
+} from '../support/jwt';
+
+const contract = createContract();
+
+// --- test data: every personal value is distinctive, so that a log line holding one is found ---
+
+const PERSON = {
+  first_name: 'Quenelda',
+  middle_name: 'Bartholoma',
+  last_name: 'Xylophant',
+  email: 'quenelda.pii@privacy.test',
+  current_address: '77 Secretive Lane, Hiddenvale',
+  permanent_address: '12 Confidential Road, Quietown',
+  tin: '987-654-321-000',
+  sss: '33-1234567-8',
+  document_type: 'Passport',
+  id_no: 'PIIPASS-4455',
+  place_of_birth: 'Hiddenvale',
+  nationality: 'Zembian',
+  contact_number: '+63 917 555 0199',
+};
+const CORRUPT_PERSON = {
+  first_name: 'Corruptia',
+  email: 'corruptia.pii@privacy.test',
+  tin: 'CORRUPT-TIN-0001',
+  id_no: 'CORRUPT-ID-0002',
+};
+const SEED = [
+  line(
+    'transaction',
+    transaction({
+      id: 1,
+      branch: { id: 3, name: 'Branch Ombudsville', address: '5 Branch Street, Ombudsville' },
+      customer: { id: 1, first_name: PERSON.first_name, email: PERSON.email },
+      signature: 'signatures/demo-signature.png',
+      attachment: 'id-photos/demo-id-photo.png',
+      created_by: { name: 'Orsolya Tellerwoman' },
+    }),
+  ),
+  line('transaction', transaction({ id: 2, signature: null })),
+  line(
+    'customer',
+    customer({
+      id: 1,
+      ...PERSON,
+      id_photo: 'id-photos/demo-id-photo.png',
+      customer_risk_assessments: [
+        {
+          id: 1,
+          customer_id: 1,
+          type: { value: 1, description: 'Complete Name' },
+          value: `${PERSON.first_name} ${PERSON.middle_name} ${PERSON.last_name}`,
+          grade: 1,
+        },
+      ],
+    }),
+  ),
+  line(
+    'customer',
+    customer({
+      id: 2,
+      current_address: null,
+      tin: null,
+      document_type: null,
+      id_no: null,
+      place_of_birth: null,
+      nationality: null,
+      customer_risk_assessments: [],
+      last_transaction_datetime: null,
+    }),
+  ),
+];
+const CORRUPT_ID = '66';
+
+// --- capture of every log line -------------------------------------------------------------
+
+const captured: { source: string; line: string }[] = [];
+const capture = (source: string) => (text: string) => {
+  for (const line of text.split('\n')) if (line.trim()) captured.push({ source, line });
+};
+const realWrite = { stdout: process.stdout.write, stderr: process.stderr.write };
+function captureProcessOutput(): void {
+  for (const name of ['stdout', 'stderr'] as const) {
+    const record = capture(name);
+    process[name].write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      record(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+      const callback = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+      callback?.();
+      return true;
+    }) as typeof process.stdout.write;
+  }
+  for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+    const record = capture(`console.${level}`);
+    jest
+      .spyOn(console, level)
+      .mockImplementation((...args: unknown[]) => record(args.map(String).join(' ')));
+  }
+}
+function restoreProcessOutput(): void {
+  process.stdout.write = realWrite.stdout;
+  process.stderr.write = realWrite.stderr;
+  jest.restoreAllMocks();
+}
+
+// --- the stack -----------------------------------------------------------------------------
+
+let dataDir: string;
+let stack: LocalStack;
+let proxy: FaultProxy;
+const tokens: Record<string, string> = {};
+/** Every token, URL and body the run saw: none may show up in a log line. */
+const secrets = new Set<string>();
+/** Responses that came from a function (so each must have left one log line of its own). */
+let functionResponses = 0;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'e2e-'));
+  const seedFile = join(dataDir, 'seed.jsonl');
+  writeFileSync(seedFile, `${SEED.join('\n')}\n`);
+  // The functions reach DynamoDB through a proxy that can fail on demand (for the 503 row).
+  proxy = await startFaultProxy();
+  captureProcessOutput();
+  stack = await startLocalStack({
+    port: 0,
+    dataDir,
+    inMemory: true,
+    seedFile,
+    env: {},
+    log: capture('gateway'),
+    loadHandler: async (route) => {
+      process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
+      return importHandler(route);
+    },
+  });
+  proxy.setUpstream(stack.dynamoDbEndpoint);
+
+  // A corrupt record of each kind, holding personal data.
+  const client = createDocumentClient({
+    region: 'us-east-1',
+    endpoint: stack.dynamoDbEndpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  try {
+    const put = (Item: Record<string, unknown>) =>
+      client.send(new PutCommand({ TableName: stack.tableName, Item }));
+    await put({ pk: `CUS#${CORRUPT_ID}`, sk: 'CUS', id: BigInt(CORRUPT_ID), ...CORRUPT_PERSON });
+    await put({
+      pk: `TXN#${CORRUPT_ID}`,
+      sk: 'TXN',
+      id: BigInt(CORRUPT_ID),
+      customer: { id: 1n, first_name: CORRUPT_PERSON.first_name, email: CORRUPT_PERSON.email },
+      total_amount: 1.5,
+    });
+  } finally {
+    client.destroy();
+  }
+
+  tokens.teller = await stack.tokenFor('teller@example.com');
+  tokens.compliance = await stack.tokenFor('compliance@example.com');
+  tokens.tellerId = await stack.tokenFor('teller@example.com', 'id');
+  tokens.complianceId = await stack.tokenFor('compliance@example.com', 'id');
+  const admin = cognitoClient(stack.cognito.endpoint);
+  try {
+    const other = await admin.send(
+      new CreateUserPoolClientCommand({
+        UserPoolId: stack.cognito.userPoolId,
+        ClientName: 'other-app',
+      }),
+    );
+    tokens.otherClient = await signIn({
+      client: admin,
+      clientId: other.UserPoolClient!.ClientId!,
+      username: 'compliance@example.com',
+      password: DEMO_PASSWORD,
+    });
+  } finally {
+    admin.destroy();
+  }
+  const claims = (overrides: Record<string, unknown> = {}) =>
+    accessClaims(stack.cognito.issuer, stack.cognito.clientId, overrides);
+  const now = Math.floor(Date.now() / 1000);
+  const tellerClaims = claimsOf(tokens.teller);
+  Object.assign(tokens, {
+    badSignature: craft(claims(), { key: otherRsaKey() }),
+    algNone: unsigned(claims()),
+    expired: craft(claims({ iat: now - 600, exp: now - 5 })),
+    notYetValid: craft(claims({ nbf: now + 600 })),
+    wrongIssuer: craft(claims({ iss: `${stack.cognito.endpoint}/local_other` })),
+    forgedGroupsEdited: withEditedPayload(tokens.teller, (c) => ({
+      ...c,
+      'cognito:groups': ['customer-readers'],
+    })),
+    forgedGroupsResigned: craft(
+      { ...tellerClaims, 'cognito:groups': ['customer-readers'] },
+      { key: otherRsaKey() },
+    ),
+  });
+  for (const token of Object.values(tokens)) {
+    secrets.add(token);
+    for (const part of token.split('.')) if (part.length > 16) secrets.add(part);
+  }
+}, 120_000);
+
+afterAll(async () => {
+  restoreProcessOutput();
+  await stack?.stop();
+  await proxy?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** GET over HTTP, validated against the contract; bodies and presigned URLs become secrets. */
+async function call(path: string, token?: string, authorization?: string) {
+  const headers: Record<string, string> = {};
+  if (authorization !== undefined) headers.authorization = authorization;
+  else if (token !== undefined) headers.authorization = `Bearer ${token}`;
+  const response = await observe(`${stack.apiUrl}${path}`, { headers });
+  expect(contract.validate('GET', path, response)).toEqual([]);
+  if (String(response.headers.get('content-type')).includes('charset')) functionResponses += 1;
+  if (response.status === 200) {
+    secrets.add(response.body);
+    for (const match of response.body.matchAll(/"(https?:\/\/[^"]+)"/g)) {
+      secrets.add(match[1]!);
+      secrets.add(new URL(match[1]!).searchParams.get('X-Amz-Signature')!);
+    }
+  }
+  return response as typeof response & { json: { message: string; data: unknown } };
+}
+
+const ROUTES = [
+  { entity: 'transaction', base: '/transactions', Entity: 'Transaction' },
+  { entity: 'customer', base: '/customers', Entity: 'Customer' },
+] as const;
+
+describe('SPEC 4, row by row, over HTTP (each response validated against openapi.yaml)', () => {
+  test('200: a transaction for any signed-in user, with a signature URL that works', async () => {
+    for (const token of [tokens.teller, tokens.compliance]) {
+      const res = await call('/transactions/1', token);
+      expect(res.status).toBe(200);
+      const data = res.json.data as { id: number; signature: string; attachment: string };
+      expect(data.id).toBe(1);
+      expect((await fetch(data.signature)).status).toBe(200);
+    }
+    const nulls = await call('/transactions/2', tokens.teller);
+    expect(nulls.json.data).toMatchObject({ signature: null, attachment: null });
+  });
+
+  test('200: a customer for customer-readers, with personal data, nulls and an ID photo URL', async () => {
+    const res = await call('/customers/1', tokens.compliance);
+    expect(res.status).toBe(200);
+    expect(res.json.data).toMatchObject({ id: 1, ...PERSON });
+    expect((await fetch((res.json.data as { id_photo: string }).id_photo)).status).toBe(200);
+    const nulls = await call('/customers/2', tokens.compliance);
+    expect(nulls.json.data).toMatchObject({
+      tin: null,
+      id_photo: null,
+      last_transaction_datetime: null,
+    });
+  });
+
+  const malformed = [
+    '0',
+    '-1',
+    '1.5',
+    '1e3',
+    '007',
+    'abc',
+    '9007199254740992',
+    '%20',
+    '%FF',
+    '1%2F2',
+  ];
+  test.each(ROUTES)('400 on $base: malformed ids', async ({ entity, base }) => {
+    for (const id of malformed) {
+      const res = await call(`${base}/${id}`, tokens.compliance);
+      expect([id, res.status]).toEqual([id, 400]);
+      expect(res.json).toEqual({ message: `Invalid ${entity} id`, data: null });
+    }
+  });
+
+  const refusedByAuthorizer: [string, () => string | undefined][] = [
+    ['no token', () => undefined],
+    ['an empty bearer', () => 'Bearer '],
+    ['a malformed token', () => 'Bearer not.a.jwt'],
+    ['a bad signature', () => `Bearer ${tokens.badSignature}`],
+    ['alg none', () => `Bearer ${tokens.algNone}`],
+    ['an expired token', () => `Bearer ${tokens.expired}`],
+    ['a token not yet valid', () => `Bearer ${tokens.notYetValid}`],
+    ['a wrong issuer', () => `Bearer ${tokens.wrongIssuer}`],
+    ['another app client', () => `Bearer ${tokens.otherClient}`],
+    ['forged groups (payload edited, old signature)', () => `Bearer ${tokens.forgedGroupsEdited}`],
+    ['forged groups (re-signed with another key)', () => `Bearer ${tokens.forgedGroupsResigned}`],
+  ];
+  describe.each(ROUTES)('401 on $base', ({ base }) => {
+    test.each(refusedByAuthorizer)('from the authorizer: %s', async (_name, authorization) => {
+      const value = authorization();
+      const res = await call(`${base}/1`, undefined, value ?? undefined);
+      expect(res.status).toBe(401);
+      expect(res.body).toBe('{"message":"Unauthorized"}');
+    });
+
+    test('from the function: an ID token instead of an access token', async () => {
+      for (const token of [tokens.tellerId, tokens.complianceId]) {
+        const res = await call(`${base}/1`, token);
+        expect(res.status).toBe(401);
+        expect(res.json).toEqual({ message: 'Unauthorized', data: null });
+      }
+    });
+  });
+
+  test('403: a valid token without customer-readers on /customers', async () => {
+    for (const id of ['1', '999999', 'abc']) {
+      const res = await call(`/customers/${id}`, tokens.teller);
+      expect(res.status).toBe(403);
+      expect(res.json).toEqual({ message: 'Forbidden', data: null });
+    }
+  });
+
+  test.each(ROUTES)('404 on $base: no such record', async ({ base, Entity }) => {
+    const res = await call(`${base}/999999`, tokens.compliance);
+    expect(res.status).toBe(404);
+    expect(res.json).toEqual({ message: `${Entity} not found`, data: null });
+  });
+
+  test.each(ROUTES)(
+    '500 on $base: a corrupt stored record, nothing of it shown',
+    async ({ base }) => {
+      const res = await call(`${base}/${CORRUPT_ID}`, tokens.compliance);
+      expect(res.status).toBe(500);
+      expect(res.body).toBe('{"message":"Internal server error","data":null}');
+    },
+  );
+
+  test.each(ROUTES)('503 on $base: DynamoDB unreachable, with Retry-After', async ({ base }) => {
+    await proxy.setMode('reset');
+    try {
+      const res = await call(`${base}/1`, tokens.compliance);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('1');
+      expect(res.json).toEqual({ message: 'Service unavailable', data: null });
+    } finally {
+      await proxy.setMode('forward');
+    }
+  });
+
+  test('any id over HTTP: never a 5xx, always per the contract (property)', async () => {
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...ROUTES),
+        fc
+          .oneof(
+            fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }),
+            fc.integer({ min: 1, max: 3 }).map(String),
+          )
+          .filter((id) => id !== '.' && id !== '..' && !/[\uD800-\uDFFF]/.test(id)),
+        async ({ base }, id) => {
+          runs += 1;
+          const res = await call(`${base}/${encodeURIComponent(id)}`, tokens.compliance);
+          expect(res.status).toBeLessThan(500);
+        },
+      ),
+      { numRuns: 100 },
+    );
+    expect(runs).toBe(100);
+  });
+
+  test('GET /openapi.json (local gateway only) serves the contract without a token', async () => {
+    const res = await observe(`${stack.apiUrl}${OPENAPI_PATH}`);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual(loadOpenApi());
+  });
+});
+
+// Last: it reads what every test above logged.
+test('no log line of the run holds personal data, a token, a presigned URL or a response body', () => {
+  const personal = [
+    ...Object.values(PERSON).filter((v) => v.length >= 6 && v !== 'Passport'),
+    ...Object.values(CORRUPT_PERSON),
+    'Orsolya Tellerwoman',
+    'Branch Ombudsville',
+  ];
+  const forbidden = [...personal, ...secrets];
+  expect(secrets.size).toBeGreaterThan(20);
+
+  const offending = captured.filter(({ line }) => forbidden.some((value) => line.includes(value)));
+  expect(offending).toEqual([]);
+
+  // The lines are there to scan: one per request from the gateway, one per invocation from the functions.
+  const gateway = captured
+    .filter((c) => c.source === 'gateway')
+    .map((c) => JSON.parse(c.line) as Record<string, unknown>);
+  const functions = captured
+    .filter((c) => c.source === 'stdout')
+    .map((c) => JSON.parse(c.line) as Record<string, unknown>)
+    .filter((l) => l.message === 'request');
+  expect(gateway.length).toBeGreaterThan(150);
+  expect(functions).toHaveLength(functionResponses);
+  for (const entry of functions) {
+    expect(Object.keys(entry).sort()).toEqual(
+      expect.arrayContaining(['latencyMs', 'level', 'requestId', 'route', 'status', 'timestamp']),
+    );
+  }
+  expect(functions.map((f) => f.status)).toEqual(
+    expect.arrayContaining([200, 400, 401, 403, 404, 500, 503]),
+  );
+  expect(functions.filter((f) => f.status === 500).map((f) => f.errorName)).toEqual([
+    'CorruptRecordError',
+    'CorruptRecordError',
+  ]);
+  realWrite.stdout.call(
+    process.stdout,
+    `log lines scanned: ${captured.length} (gateway ${gateway.length}, functions ${functions.length}, other ${captured.length - gateway.length - functions.length}); values looked for: ${forbidden.length}\n`,
+  );
+});
