@@ -2,7 +2,7 @@ import { Duration, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
@@ -17,6 +17,29 @@ export interface ApiFunctionProps {
   /** @default one year: long enough to investigate an incident reported late. */
   readonly logRetention?: RetentionDays;
 }
+
+/**
+ * How every function is bundled. Exported so that the benchmark (bench/) builds exactly the
+ * bundle `cdk synth` builds, from the same options.
+ */
+export const BUNDLING: BundlingOptions = {
+  // Local esbuild: no Docker on build machines, and the same bundle everywhere.
+  forceDockerBundling: false,
+  format: OutputFormat.ESM,
+  target: 'node24',
+  platform: 'node',
+  minify: true,
+  sourceMap: true,
+  // Stack traces map to file and line; the sources themselves are not shipped.
+  sourcesContent: false,
+  // Prefer ES module builds of dependencies: better tree shaking of the AWS SDK.
+  mainFields: ['module', 'main'],
+  // Bundle the AWS SDK too: a pinned, tested version instead of the one in the runtime.
+  externalModules: [],
+  // CommonJS dependencies inside an ES module bundle still call require().
+  banner:
+    "import { createRequire } from 'node:module';const require = createRequire(import.meta.url);",
+};
 
 /**
  * A route's Lambda function with the project's defaults in one place, so every route runs on the
@@ -63,24 +86,7 @@ export class ApiFunction extends NodejsFunction {
       role,
       logGroup,
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
-      bundling: {
-        // Local esbuild: no Docker on build machines, and the same bundle everywhere.
-        forceDockerBundling: false,
-        format: OutputFormat.ESM,
-        target: 'node24',
-        platform: 'node',
-        minify: true,
-        sourceMap: true,
-        // Stack traces map to file and line; the sources themselves are not shipped.
-        sourcesContent: false,
-        // Prefer ES module builds of dependencies: better tree shaking of the AWS SDK.
-        mainFields: ['module', 'main'],
-        // Bundle the AWS SDK too: a pinned, tested version instead of the one in the runtime.
-        externalModules: [],
-        // CommonJS dependencies inside an ES module bundle still call require().
-        banner:
-          "import { createRequire } from 'node:module';const require = createRequire(import.meta.url);",
-      },
+      bundling: BUNDLING,
     });
 
     logGroup.grantWrite(role);
