@@ -35,6 +35,8 @@ function ttl(env: Env): number {
 
 function timeZone(env: Env): string {
   const zone = env.DISPLAY_TIME_ZONE ?? 'UTC';
+  // UTC is always valid; checking it would load Intl's zone data at init for nothing (times.ts).
+  if (zone === 'UTC') return zone;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
   } catch {

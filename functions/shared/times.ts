@@ -13,9 +13,8 @@ export interface TimeCodec {
   store(wall: string): string | undefined;
 }
 
-/** Built once per zone: formatters are costly to create and cheap to reuse. */
-export function createTimeCodec(timeZone: string): TimeCodec {
-  const format = new Intl.DateTimeFormat('en-US', {
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  return new Intl.DateTimeFormat('en-US', {
     timeZone,
     hourCycle: 'h23',
     year: 'numeric',
@@ -25,8 +24,21 @@ export function createTimeCodec(timeZone: string): TimeCodec {
     minute: '2-digit',
     second: '2-digit',
   });
+}
+
+/**
+ * Built once per zone: formatters are costly to create and cheap to reuse. In UTC (the default)
+ * showing a time needs no formatter at all: the first Intl formatter of a process costs about
+ * 15 ms of cold start (ICU's zone data), formatToParts tens of µs per call, and toISOString gives
+ * the same wall time (proleptic Gregorian, years 1-9999). Measured in bench/RESULTS.md.
+ */
+export function createTimeCodec(timeZone: string): TimeCodec {
+  const utc = timeZone === 'UTC';
+  // The functions only display; in UTC they never need the formatter (the import does).
+  let format = utc ? undefined : formatter(timeZone);
 
   const wallOf = (epochMs: number): string => {
+    format ??= formatter(timeZone);
     const p: Record<string, string> = {};
     for (const { type, value } of format.formatToParts(epochMs)) p[type] = value;
     return `${p.year?.padStart(4, '0')}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
@@ -46,7 +58,10 @@ export function createTimeCodec(timeZone: string): TimeCodec {
 
   return {
     display(stored) {
-      return wallOf(Date.parse(stored));
+      if (!utc) return wallOf(Date.parse(stored));
+      // Throws a RangeError on an invalid time, as formatToParts does.
+      const iso = new Date(Date.parse(stored)).toISOString();
+      return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
     },
     store(wall) {
       const naive = asUtc(wall);
