@@ -17,6 +17,7 @@ import {
   type Entity,
 } from './keys';
 import { ServiceUnavailableError } from './errors';
+import { Sha256 } from './sha256';
 
 export type Item = Record<string, unknown>;
 
@@ -54,6 +55,8 @@ export function createDocumentClient(options: ClientOptions): DynamoDBDocumentCl
     endpoint: options.endpoint,
     credentials: options.credentials,
     maxAttempts: options.maxAttempts ?? 3,
+    // Request signing's hashes without Node.js 24's slow Buffer-keyed HMAC (see sha256.ts).
+    sha256: Sha256,
     // Without throwOnRequestTimeout the SDK only warns on a timeout and waits on.
     requestHandler: {
       connectionTimeout: options.requestTimeoutMs ?? 1000,
