@@ -61,6 +61,8 @@ export function nullable(check: Check): Check {
 }
 
 export function object(shape: Record<string, Check>, refine?: Check): Check {
+  // Once, not per value: every GET checks its stored record (bench/RESULTS.md, warm overhead).
+  const fields = Object.entries(shape);
   return (value, path, problems) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       problems.push({ path, reason: 'must be an object' });
@@ -68,13 +70,19 @@ export function object(shape: Record<string, Check>, refine?: Check): Check {
     }
     const record = value as Record<string, unknown>;
     const ordered: Record<string, unknown> = {};
-    for (const [key, check] of Object.entries(shape)) {
-      if (Object.hasOwn(record, key)) ordered[key] = check(record[key], `${path}.${key}`, problems);
-      else problems.push({ path: `${path}.${key}`, reason: 'is required' });
+    let known = 0;
+    for (const [key, check] of fields) {
+      if (Object.hasOwn(record, key)) {
+        known += 1;
+        ordered[key] = check(record[key], `${path}.${key}`, problems);
+      } else problems.push({ path: `${path}.${key}`, reason: 'is required' });
     }
-    for (const key of Object.keys(record)) {
-      if (!Object.hasOwn(shape, key))
-        problems.push({ path: `${path}.${key}`, reason: 'is not a known field' });
+    // Only a record with more fields than the known ones found has unknown fields.
+    if (Object.keys(record).length !== known) {
+      for (const key of Object.keys(record)) {
+        if (!Object.hasOwn(shape, key))
+          problems.push({ path: `${path}.${key}`, reason: 'is not a known field' });
+      }
     }
     refine?.(ordered, path, problems);
     return ordered;
