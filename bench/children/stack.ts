@@ -1,0 +1,54 @@
+/**
+ * The local stack (local/stack.ts) in its own process for the throughput runs, so that the load
+ * generator does not share an event loop with the gateway. The routes are served by the
+ * production bundles, plus `GET /reference/{pk}` served by the reference bundle behind the same
+ * authorizer. Talks to the benchmark over IPC: sends `{ apiUrl, tokens }` when ready, stops on
+ * `stop`.
+ */
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { LambdaHandler } from '../../local/gateway';
+import { startLocalStack } from '../../local/stack';
+import { routes, type Route } from '../../lib/routes';
+
+const [dataDir, seedFile, bundlesDir] = process.argv.slice(2) as [string, string, string];
+
+export const REFERENCE_ROUTE: Route = {
+  id: 'Reference',
+  method: 'GET',
+  path: '/reference/{pk}',
+  entry: 'bench/reference.ts',
+};
+
+const stack = await startLocalStack({
+  dataDir,
+  inMemory: true,
+  seedFile,
+  log: () => {},
+  routes: [...routes, REFERENCE_ROUTE],
+  loadHandler: async (route) => {
+    const url = pathToFileURL(join(bundlesDir, route.id, 'index.mjs')).href;
+    return ((await import(url)) as { handler: LambdaHandler }).handler;
+  },
+});
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await stack.stop();
+  process.exit(0);
+};
+process.on('message', (message) => {
+  if (message === 'stop') void stop();
+});
+process.on('disconnect', () => void stop());
+process.on('SIGTERM', () => void stop());
+
+process.send!({
+  apiUrl: stack.apiUrl,
+  tokens: {
+    teller: await stack.tokenFor('teller@example.com'),
+    compliance: await stack.tokenFor('compliance@example.com'),
+  },
+});
