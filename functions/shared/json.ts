@@ -34,20 +34,9 @@ declare global {
   }
 }
 
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-
-/**
- * Serialises bigints as JSON integers, digit for digit. A safe integer (every valid record's)
- * goes through a number, which JSON.stringify writes with exactly the same digits and which is
- * cheaper than a raw JSON object: ~40% of this function's time on a 50-line transaction
- * (bench/RESULTS.md, warm overhead).
- */
+/** Serialises bigints as JSON integers, digit for digit. */
 export function stringifyExactJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    typeof v !== 'bigint'
-      ? v
-      : v <= MAX_SAFE && v >= -MAX_SAFE
-        ? Number(v)
-        : JSON.rawJSON(v.toString()),
+    typeof v === 'bigint' ? JSON.rawJSON(v.toString()) : v,
   );
 }
