@@ -1,7 +1,7 @@
 /**
- * The presigner signs on its own, for speed (see functions/shared/presigner.ts); these tests hold
- * it to the AWS SDK's S3RequestPresigner: the same URL, byte for byte, for any key, time, TTL,
- * region, endpoint and credentials.
+ * The presigner (functions/shared/presigner.ts) against a plain S3RequestPresigner with the SDK's
+ * own hash: the same URL, byte for byte, for any key, time, TTL, region, endpoint and
+ * credentials; so the faster HMACs and the request built here change nothing in what is signed.
  */
 import fc from 'fast-check';
 import { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
