@@ -62,12 +62,13 @@ const CUSTOMER = 5;
 const log = (message: string) =>
   process.stderr.write(`[bench ${process.uptime().toFixed(0).padStart(3)} s] ${message}\n`);
 
-// Everything started here is stopped here, also on Ctrl-C.
+// Everything started here is stopped here, also on Ctrl-C: first in order (the local stack
+// stops its own DynamoDB Local, which a SIGKILL would orphan), then whatever child is left.
 const cleanups: (() => Promise<void> | void)[] = [];
 const children = new Set<ChildProcess>();
 async function cleanup(): Promise<void> {
-  for (const child of children) child.kill('SIGKILL');
   for (const fn of cleanups.splice(0).reverse()) await Promise.resolve(fn()).catch(() => {});
+  for (const child of children) child.kill('SIGKILL');
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(signal, () => {
@@ -578,7 +579,7 @@ async function throughput(): Promise<NonNullable<Results['throughput']>> {
   children.add(child);
   const stopped = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   cleanups.push(async () => {
-    if (child.exitCode === null) child.send('stop');
+    if (child.connected) child.send('stop');
     const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
     await stopped;
     clearTimeout(timer);

@@ -44,6 +44,7 @@ process.on('message', (message) => {
 });
 process.on('disconnect', () => void stop());
 process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());
 
 process.send!({
   apiUrl: stack.apiUrl,
