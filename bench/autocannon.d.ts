@@ -6,6 +6,10 @@ declare module 'autocannon' {
     duration?: number;
     headers?: Record<string, string>;
     timeout?: number;
+    /** Cycled through by every connection. */
+    requests?: { method?: 'GET'; path: string; headers?: Record<string, string> }[];
+    /** A cap on requests per second over all connections. */
+    overallRate?: number;
   }
   interface Histogram {
     average: number;

@@ -57,6 +57,18 @@ export interface Results {
     p99: number;
     errors: number;
   }[];
+  soak?: {
+    seconds: number;
+    connections: number;
+    requests: number;
+    requestsPerSecond: number;
+    p50: number;
+    p99: number;
+    errors: number;
+    rssFirstQuarterMiB: number;
+    rssLastQuarterMiB: number;
+    rssMaxMiB: number;
+  };
 }
 
 export const BUDGETS = {
@@ -65,6 +77,8 @@ export const BUDGETS = {
   warmP50: 1.1,
   /** Peak RSS importing the largest file over the smallest: "flat" memory. */
   importMemory: 1.25,
+  /** Soak: the stack's RSS in the last quarter of the run over the second (the first is warm-up). */
+  soakMemory: 1.1,
 };
 
 const REFERENCE = 'Reference';
@@ -384,6 +398,52 @@ export function writeReport(r: Results): string {
           i.rssFirstHalfMedianMiB.toFixed(0),
           i.rssSecondHalfMedianMiB.toFixed(0),
         ]),
+      ),
+    );
+  }
+
+  if (r.soak) {
+    const k = r.soak;
+    const growth = k.rssLastQuarterMiB / k.rssFirstQuarterMiB;
+    budgets.push(['Soak: zero errors', k.errors, yes(k.errors === 0)]);
+    budgets.push([
+      `Soak: memory stable, RSS last quarter ≤ ${BUDGETS.soakMemory}× second quarter (after warm-up)`,
+      x(growth),
+      yes(growth <= BUDGETS.soakMemory),
+    ]);
+    sections.push(
+      '',
+      '## 7. Soak',
+      '',
+      `Both routes mixed (a 1-line and a 50-line transaction, a customer) through the local gateway with valid tokens, ${k.connections} connections, bounded by ${r.config.soakSeconds} s and ${r.config.soakMaxRequests} requests, loopback only. RSS of the process holding the gateway, the functions, the local Cognito and S3 (DynamoDB Local is its own JVM) sampled every second.`,
+      '',
+      table(
+        [
+          'Seconds',
+          'Requests',
+          'Requests/s',
+          'p50 ms',
+          'p99 ms',
+          'Errors',
+          'RSS 2nd quarter MiB',
+          'RSS last quarter MiB',
+          'Ratio',
+          'RSS max MiB',
+        ],
+        [
+          [
+            k.seconds.toFixed(0),
+            k.requests,
+            k.requestsPerSecond.toFixed(0),
+            k.p50,
+            k.p99,
+            k.errors,
+            k.rssFirstQuarterMiB.toFixed(0),
+            k.rssLastQuarterMiB.toFixed(0),
+            x(growth),
+            k.rssMaxMiB.toFixed(0),
+          ],
+        ],
       ),
     );
   }

@@ -3,7 +3,7 @@
  * ratio to a reference measured side by side in the same run; the results go to
  * bench/RESULTS.md (and bench/.work/results.json). Scratch files go under bench/.work/.
  *
- * Options: `--only=cold,first,warm,cost,throughput,import` runs some sections;
+ * Options: `--only=cold,first,warm,cost,throughput,soak,import` runs some sections;
  * `--quick` runs fewer repetitions and a smaller import (a smoke test, not figures to quote).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -50,6 +50,10 @@ const CONFIG = {
   /** Queries of the GET records before the first measure, while DynamoDB Local's JIT warms up. */
   tableWarmupSeconds: quick ? 2 : 8,
   importSizes: quick ? [2_000, 10_000] : [10_000, 100_000],
+  /** The soak: both routes, mixed, through the gateway; bounded in time and in requests. */
+  soakSeconds: quick ? 10 : 60,
+  soakConnections: 16,
+  soakMaxRequests: 200_000,
 };
 
 const TABLE = 'bench';
@@ -468,7 +472,11 @@ async function main(): Promise<void> {
   // One JVM at a time: the local stack starts its own DynamoDB Local.
   await stopDdb?.();
 
-  if (enabled('throughput')) results.throughput = await throughput();
+  if (enabled('throughput') || enabled('soak')) {
+    const { rates, soak } = await throughput();
+    if (enabled('throughput')) results.throughput = rates;
+    if (enabled('soak')) results.soak = soak;
+  }
 
   results.machine.loadEnd = loadavg()[0]!;
   writeFileSync(join(WORK, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -556,7 +564,10 @@ async function runImport(
 }
 
 /** The local gateway under autocannon, each route and the reference route at each concurrency. */
-async function throughput(): Promise<NonNullable<Results['throughput']>> {
+async function throughput(): Promise<{
+  rates: NonNullable<Results['throughput']>;
+  soak: NonNullable<Results['soak']>;
+}> {
   log('throughput: starting the local stack (DynamoDB Local, Cognito, S3, gateway)');
   const seed = join(WORK, 'seed.jsonl');
   seedFile(seed);
@@ -618,7 +629,7 @@ async function throughput(): Promise<NonNullable<Results['throughput']>> {
   for (const target of targets)
     await autocannon({ ...optionsOf(target), connections: 8, duration: CONFIG.warmupSeconds });
   const out: NonNullable<Results['throughput']> = [];
-  for (const [level, connections] of CONFIG.concurrency.entries()) {
+  for (const [level, connections] of enabled('throughput') ? CONFIG.concurrency.entries() : []) {
     const runs = new Map(
       targets.map((t) => [t.name, [] as Awaited<ReturnType<typeof autocannon>>[]]),
     );
@@ -657,7 +668,57 @@ async function throughput(): Promise<NonNullable<Results['throughput']>> {
       : targets.findIndex((t) => t.name === a.target) -
         targets.findIndex((t) => t.name === b.target),
   );
-  return out;
+  return { rates: out, soak: await soak(child.pid!, ready) };
+}
+
+/** RSS of a process in KiB, from /proc (Linux). */
+function rssKiB(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+}
+
+/**
+ * The soak: both routes mixed (and a 404 and a 403 each round, which are answers, not errors),
+ * through the gateway for CONFIG.soakSeconds at most and CONFIG.soakMaxRequests at most, with the
+ * stack process's RSS sampled every second: zero errors, and memory that levels off.
+ */
+async function soak(
+  pid: number,
+  ready: { apiUrl: string; tokens: Record<string, string> },
+): Promise<NonNullable<Results['soak']>> {
+  log(`soak: ${CONFIG.soakSeconds} s, ${CONFIG.soakConnections} connections, mixed routes`);
+  const auth = (who: string) => ({ authorization: `Bearer ${ready.tokens[who]!}` });
+  const requests = [
+    { method: 'GET' as const, path: `/transactions/${SMALL_TXN}`, headers: auth('teller') },
+    { method: 'GET' as const, path: `/transactions/${LARGE_TXN}`, headers: auth('teller') },
+    { method: 'GET' as const, path: `/customers/${CUSTOMER}`, headers: auth('compliance') },
+  ];
+  const samples: number[] = [];
+  const sampler = setInterval(() => samples.push(rssKiB(pid)), 1000);
+  const started = performance.now();
+  const result = await autocannon({
+    url: ready.apiUrl,
+    requests,
+    connections: CONFIG.soakConnections,
+    duration: CONFIG.soakSeconds,
+    // A rate cap makes the count bounded too (autocannon's `amount` would override the time bound).
+    overallRate: Math.ceil(CONFIG.soakMaxRequests / CONFIG.soakSeconds),
+    timeout: 10,
+  });
+  clearInterval(sampler);
+  const quarter = Math.max(1, Math.floor(samples.length / 4));
+  return {
+    seconds: (performance.now() - started) / 1000,
+    connections: CONFIG.soakConnections,
+    requests: result.requests.total,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    // The first quarter is warm-up (JIT, heap sizing); stable means the rest levels off.
+    rssFirstQuarterMiB: median(samples.slice(quarter, 2 * quarter)) / 1024,
+    rssLastQuarterMiB: median(samples.slice(-quarter)) / 1024,
+    rssMaxMiB: Math.max(...samples) / 1024,
+  };
 }
 
 try {
