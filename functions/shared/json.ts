@@ -10,7 +10,8 @@ type Reviver = (
   context?: { source?: string },
 ) => unknown;
 
-const INTEGER_LITERAL = /^-?[0-9]+$/;
+/** The text of a JSON or DynamoDB number that is an integer. */
+export const INTEGER_LITERAL = /^-?[0-9]+$/;
 
 // Both features below arrived in Node.js 21; without them integers would silently become floats.
 if (typeof (JSON as { rawJSON?: unknown }).rawJSON !== 'function') {

@@ -2,6 +2,8 @@
  * A small validator for the record shapes of SPEC 3. It reports every problem as a field path
  * and a reason, which the import turns into `line N: <field path>: <reason>`.
  */
+import { MAX_ID } from './ids';
+
 export interface Problem {
   readonly path: string;
   readonly reason: string;
@@ -13,9 +15,7 @@ export interface Problem {
  */
 export type Check = (value: unknown, path: string, problems: Problem[]) => unknown;
 
-const MAX_SAFE = 2n ** 53n - 1n;
-
-export function integer(min = -MAX_SAFE, max = MAX_SAFE): Check {
+export function integer(min = -MAX_ID, max = MAX_ID): Check {
   return (value, path, problems) => {
     if (typeof value !== 'bigint') problems.push({ path, reason: 'must be an integer' });
     else if (value < min || value > max)

@@ -17,6 +17,7 @@ import {
   type Entity,
 } from './keys';
 import { ServiceUnavailableError } from './errors';
+import { INTEGER_LITERAL } from './json';
 import { Sha256 } from './sha256';
 
 export type Item = Record<string, unknown>;
@@ -38,15 +39,13 @@ export interface ClientOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
-const INTEGER_TEXT = /^-?[0-9]+$/;
-
 /**
  * Every number a valid record stores is an integer, and comes back as a bigint. Any other number
  * is left as a JS number, which no record check accepts: a corrupt record (500), not a throw
  * inside the SDK that would look like a transport failure (503).
  */
 export const wrapNumber = (n: string): bigint | number =>
-  INTEGER_TEXT.test(n) ? BigInt(n) : Number(n);
+  INTEGER_LITERAL.test(n) ? BigInt(n) : Number(n);
 
 /** One client per process. Numbers come back as bigint: every stored number is an integer. */
 export function createDocumentClient(options: ClientOptions): DynamoDBDocumentClient {
