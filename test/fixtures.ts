@@ -64,6 +64,21 @@ export function customer(overrides: Record<string, unknown> = {}): Record<string
   };
 }
 
+/** A customer with every optional field unset and no risk assessments. */
+export function sparseCustomer(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return customer({
+    current_address: null,
+    tin: null,
+    document_type: null,
+    id_no: null,
+    place_of_birth: null,
+    nationality: null,
+    customer_risk_assessments: [],
+    last_transaction_datetime: null,
+    ...overrides,
+  });
+}
+
 export const line = (entity: 'transaction' | 'customer', record: Record<string, unknown>): string =>
   JSON.stringify({ [entity]: record });
 

@@ -17,7 +17,7 @@ import { cognitoClient, DEMO_PASSWORD, signIn } from '../../local/cognito';
 import { importHandler, OPENAPI_PATH } from '../../local/gateway';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { createDocumentClient } from '../../functions/shared/table';
-import { customer, line, transaction } from '../fixtures';
+import { customer, line, sparseCustomer, transaction } from '../fixtures';
 import { createContract, loadOpenApi, observe } from '../support/contract';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
 import {
@@ -84,20 +84,7 @@ const SEED = [
       ],
     }),
   ),
-  line(
-    'customer',
-    customer({
-      id: 2,
-      current_address: null,
-      tin: null,
-      document_type: null,
-      id_no: null,
-      place_of_birth: null,
-      nationality: null,
-      customer_risk_assessments: [],
-      last_transaction_datetime: null,
-    }),
-  ),
+  line('customer', sparseCustomer({ id: 2 })),
 ];
 const CORRUPT_ID = '66';
 

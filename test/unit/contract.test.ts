@@ -12,6 +12,7 @@ import { createTimeCodec } from '../../functions/shared/times';
 import { createLineParser } from '../../import/records';
 import { customer, transaction } from '../fixtures';
 import { createContract, loadOpenApi, type ObservedResponse } from '../support/contract';
+import { useTestCredentials } from '../support/credentials';
 
 const document = loadOpenApi();
 const contract = createContract(document);
@@ -21,15 +22,7 @@ const presign = createPresigner({
   ttlSeconds: 300,
   endpoint: 'http://127.0.0.1:4569',
 });
-const env = { ...process.env };
-beforeAll(() => {
-  process.env.AWS_ACCESS_KEY_ID = 'AKIDEXAMPLE';
-  process.env.AWS_SECRET_ACCESS_KEY = 'secret';
-  delete process.env.AWS_SESSION_TOKEN;
-});
-afterAll(() => {
-  process.env = env;
-});
+useTestCredentials();
 
 type Entity = 'transaction' | 'customer';
 const FILE_FIELDS: Record<Entity, string[]> = {

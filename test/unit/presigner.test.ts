@@ -1,15 +1,8 @@
 import { createPresigner } from '../../functions/shared/presigner';
+import { useTestCredentials } from '../support/credentials';
 
 describe('presigned file URLs (SPEC 3.4)', () => {
-  const env = { ...process.env };
-  beforeAll(() => {
-    process.env.AWS_ACCESS_KEY_ID = 'AKIDEXAMPLE';
-    process.env.AWS_SECRET_ACCESS_KEY = 'secret';
-    delete process.env.AWS_SESSION_TOKEN;
-  });
-  afterAll(() => {
-    process.env = env;
-  });
+  useTestCredentials();
 
   test('null key gives null', async () => {
     const presign = createPresigner({
