@@ -29,7 +29,6 @@ export interface ImportSummary {
   records: number;
   transactions: number;
   customers: number;
-  items: number;
 }
 
 export class InvalidFileError extends Error {
@@ -154,7 +153,7 @@ async function writeGroup(
   client: DynamoDBDocumentClient,
   tableName: string,
   group: Parsed[],
-): Promise<number> {
+): Promise<void> {
   const requests: Item[] = [];
   await Promise.all(
     group.map(async ({ entity, record }) => {
@@ -171,7 +170,6 @@ async function writeGroup(
   const batches: Item[][] = [];
   for (let i = 0; i < requests.length; i += 25) batches.push(requests.slice(i, i + 25));
   await Promise.all(batches.map((batch) => batchWrite(client, tableName, batch)));
-  return requests.length;
 }
 
 export async function importFile(path: string, options: ImportOptions): Promise<ImportSummary> {
@@ -187,13 +185,13 @@ export async function importFile(path: string, options: ImportOptions): Promise<
   const { problems, records } = await validateFile(path, parse, onProblem);
   if (problems > 0) throw new InvalidFileError(problems);
 
-  const summary: ImportSummary = { records: 0, transactions: 0, customers: 0, items: 0 };
+  const summary: ImportSummary = { records: 0, transactions: 0, customers: 0 };
   const unexpected = (lineNo: number): never => {
     throw new Error(`line ${lineNo} changed while importing; nothing after it was written`);
   };
   let group: Parsed[] = [];
   const flush = async (): Promise<void> => {
-    summary.items += await writeGroup(client, tableName, group);
+    await writeGroup(client, tableName, group);
     for (const { entity } of group)
       summary[entity === 'transaction' ? 'transactions' : 'customers'] += 1;
     summary.records += group.length;
