@@ -54,6 +54,32 @@ function target(): {
   };
 }
 
+/**
+ * Progress on stderr: on a terminal one live line; otherwise (CI logs, nohup) a plain line every
+ * IMPORT_PROGRESS_SECONDS (default 5), so that a short import prints nothing.
+ */
+function progressReporter(): { update: (done: number, total: number) => void; end: () => void } {
+  const tty = process.stderr.isTTY;
+  const everyMs = Number(process.env.IMPORT_PROGRESS_SECONDS ?? 5) * 1000;
+  const started = performance.now();
+  let last = tty ? 0 : started;
+  let shown = false;
+  return {
+    update: (done, total) => {
+      const now = performance.now();
+      if (!tty && now - last < everyMs) return;
+      last = now;
+      const rate = done / Math.max((now - started) / 1000, 0.001);
+      const text = `Importing: ${done} of ${total} records (${rate.toFixed(0)}/s)`;
+      process.stderr.write(tty ? `\r${text}` : `${text}\n`);
+      shown = true;
+    },
+    end: () => {
+      if (tty && shown) process.stderr.write('\n');
+    },
+  };
+}
+
 async function main(): Promise<number> {
   const file = process.argv[2];
   if (!file || process.argv.length > 3) {
@@ -61,20 +87,22 @@ async function main(): Promise<number> {
     return 2;
   }
   const { tableName, client, displayTimeZone, where } = target();
-  const tty = process.stderr.isTTY;
+  const progress = progressReporter();
   try {
     const summary = await importFile(file, {
       client,
       tableName,
       displayTimeZone,
       onProblem: (problem) => console.error(problem),
-      onProgress: (done, total) => {
-        if (tty) process.stderr.write(`\rImporting: ${done} of ${total} records`);
-      },
+      onProgress: progress.update,
     });
-    if (tty) process.stderr.write('\n');
+    progress.end();
+    const deleted =
+      summary.deletes === 0
+        ? ''
+        : `, deleted ${summary.deletes} (${summary.notFound} of them not there)`;
     console.log(
-      `Imported ${summary.records} records (${summary.transactions} transactions, ${summary.customers} customers) from ${basename(file)} into ${where}`,
+      `Imported ${summary.records} records (${summary.transactions} transactions, ${summary.customers} customers)${deleted} from ${basename(file)} into ${where}`,
     );
     return 0;
   } catch (error) {

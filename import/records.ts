@@ -1,15 +1,46 @@
-/** One import line (SPEC 6): `{"transaction": {...}}` or `{"customer": {...}}`, checked and turned into stored form. */
+/**
+ * One import line (SPEC 6): `{"transaction": {...}}` or `{"customer": {...}}`, checked and
+ * turned into stored form, or `{"delete": {"transaction": <id>}}` (or `customer`).
+ */
 import type { Entity } from '../functions/shared/keys';
 import { parseExactJson } from '../functions/shared/json';
+import { MAX_ID } from '../functions/shared/ids';
 import { customerCheck, timeCheck, transactionCheck, validate } from '../functions/shared/records';
-import type { Check, Problem } from '../functions/shared/schema';
+import { integer, type Check, type Problem } from '../functions/shared/schema';
 import type { Item } from '../functions/shared/table';
 import type { TimeCodec } from '../functions/shared/times';
 
 export type ParsedLine =
-  { ok: true; entity: Entity; id: bigint; record: Item } | { ok: false; problems: Problem[] };
+  | { ok: true; kind: 'put'; entity: Entity; id: bigint; record: Item }
+  | { ok: true; kind: 'delete'; entity: Entity; id: bigint }
+  | { ok: false; problems: Problem[] };
 
 const WHOLE_LINE = '$';
+const recordId = integer(1n, MAX_ID);
+const isEntity = (key: string | undefined): key is Entity =>
+  key === 'transaction' || key === 'customer';
+const keysOf = (value: unknown): string[] =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
+
+/** `{"transaction": <id>}` or `{"customer": <id>}`, the value of a delete line. */
+function parseDelete(value: unknown): ParsedLine {
+  const [entity, ...more] = keysOf(value);
+  if (!isEntity(entity) || more.length > 0)
+    return {
+      ok: false,
+      problems: [
+        {
+          path: 'delete',
+          reason: 'must be an object with one key, "transaction" or "customer", and the id',
+        },
+      ],
+    };
+  const problems: Problem[] = [];
+  const id = recordId((value as Record<string, unknown>)[entity], `delete.${entity}`, problems);
+  return problems.length > 0
+    ? { ok: false, problems }
+    : { ok: true, kind: 'delete', entity, id: id as bigint };
+}
 
 export function createLineParser(times: TimeCodec): (text: string) => ParsedLine {
   const wallTime = timeCheck(times);
@@ -34,18 +65,16 @@ export function createLineParser(times: TimeCodec): (text: string) => ParsedLine
       // The parser's message quotes the input, which may hold personal data: say only what is wrong.
       return { ok: false, problems: [{ path: WHOLE_LINE, reason: 'is not valid JSON' }] };
     }
-    const keys =
-      typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? Object.keys(value)
-        : [];
-    const entity = keys[0];
-    if (keys.length !== 1 || (entity !== 'transaction' && entity !== 'customer')) {
+    const [entity, ...more] = keysOf(value);
+    if (entity === 'delete' && more.length === 0)
+      return parseDelete((value as Record<string, unknown>).delete);
+    if (!isEntity(entity) || more.length > 0) {
       return {
         ok: false,
         problems: [
           {
             path: WHOLE_LINE,
-            reason: 'must be an object with one key, "transaction" or "customer"',
+            reason: 'must be an object with one key, "transaction", "customer" or "delete"',
           },
         ],
       };
@@ -58,6 +87,7 @@ export function createLineParser(times: TimeCodec): (text: string) => ParsedLine
     if (!checked.ok) return checked;
     return {
       ok: true,
+      kind: 'put',
       entity,
       id: checked.value.id as bigint,
       record: toStored(entity, checked.value),

@@ -4,11 +4,8 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aw
 import { Construct } from 'constructs';
 import { PARTITION_KEY, SORT_KEY } from '../functions/shared/keys';
 
-/**
- * S3 key prefixes of the files the API hands out as presigned URLs (SPEC 3.4). The functions may
- * read objects under these prefixes and nothing else in the bucket.
- */
-export const FILE_PREFIXES = ['signatures/', 'attachments/', 'id-photos/'] as const;
+/** The readable key prefixes: one list, which the import also holds file keys to. */
+export { FILE_PREFIXES } from '../functions/shared/records';
 
 /**
  * The business records: one DynamoDB table (single-table design, see functions/shared/keys.ts)

@@ -19,6 +19,7 @@ const { marshall, unmarshall } = await import('@aws-sdk/util-dynamodb');
 const { handler } = await import('../../functions/get-transaction');
 const { runtime } = await import('../../functions/shared/runtime');
 const { itemsOf, wrapNumber } = await import('../../functions/shared/table');
+const { newVersion } = await import('../../functions/shared/keys');
 const { toApiTransaction } = await import('../../functions/shared/mapping');
 const { stringifyExactJson } = await import('../../functions/shared/json');
 const { log } = await import('../../functions/shared/logger');
@@ -43,13 +44,15 @@ const client = runtime.client as unknown as { send: () => Promise<unknown> };
 const out: Record<string, Record<string, number>> = {};
 for (const lines of [1, 50]) {
   const parsed = createLineParser(runtime.times)(line('transaction', transactionRecord(1, lines)));
-  if (!parsed.ok) throw new Error('the generated record is invalid');
-  const wire = itemsOf('transaction', parsed.record).map((item) => marshall(item));
+  if (!parsed.ok || parsed.kind !== 'put') throw new Error('the generated record is invalid');
+  const stored = itemsOf('transaction', parsed.record, newVersion());
+  // In sort-key order, as a Query returns them: LINE#... before TXN.
+  const wire = [...stored.children, stored.head].map((item) => marshall(item));
   const items = () => wire.map((w) => unmarshall(w, { wrapNumbers: wrapNumber }));
   client.send = async () => ({ Items: items() });
   const collection = (() => {
-    const [head, ...children] = items().map(({ pk: _pk, sk: _sk, ...fields }) => fields);
-    return { head: head!, children };
+    const children = items().map(({ pk: _pk, sk: _sk, v: _v, n: _n, ...fields }) => fields);
+    return { head: children.pop()!, children };
   })();
   const record = await toApiTransaction(collection, runtime);
   out[`transaction (${lines} line${lines > 1 ? 's' : ''})`] = {

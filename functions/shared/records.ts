@@ -91,13 +91,35 @@ const email = string({
   pattern: /^[^\s@]+@[^\s@]+$/,
   expected: 'an e-mail address',
 });
-const fileKey = nullable(
-  string({
-    maxLength: 1024,
-    pattern: /^[^\s/][^\s]*$/,
-    expected: 'an S3 object key without spaces',
-  }),
-);
+/**
+ * S3 key prefixes of the files the API hands out as presigned URLs (SPEC 3.4). The functions may
+ * read objects under these prefixes and nothing else in the bucket (lib/api.ts grants them).
+ */
+export const FILE_PREFIXES = ['signatures/', 'attachments/', 'id-photos/'] as const;
+const MAX_KEY_BYTES = 1024;
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Any key S3 stores (1 to 1024 bytes of UTF-8) under a readable prefix. Two kinds are refused
+ * because their link could not open: a lone surrogate (not UTF-8 at all) and a `.` or `..`
+ * path segment, which browsers and HTTP clients resolve away before sending (even encoded).
+ */
+const fileKey = nullable((value, path, problems) => {
+  const refuse = (reason: string) => void problems.push({ path, reason });
+  if (typeof value !== 'string') refuse('must be an S3 object key (a string) or null');
+  else if (LONE_SURROGATE.test(value)) refuse('must be text that UTF-8 can hold');
+  else if (Buffer.byteLength(value) > MAX_KEY_BYTES)
+    refuse(`must be at most ${MAX_KEY_BYTES} bytes of UTF-8 (S3's limit)`);
+  else if (!FILE_PREFIXES.some((prefix) => value.startsWith(prefix)))
+    refuse(
+      `must begin with ${FILE_PREFIXES.join(', ')}: the deployed functions may read no other key`,
+    );
+  else if (value.split('/').some((segment) => segment === '.' || segment === '..'))
+    refuse(
+      'must not have "." or ".." between slashes: HTTP clients rewrite those, so the link would not open',
+    );
+  return value;
+});
 const codedValue = object({ value: int, description: text });
 const flag = integer(0n, 1n);
 const dateOfBirth = string({

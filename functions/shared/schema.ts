@@ -89,7 +89,10 @@ export function object(shape: Record<string, Check>, refine?: Check): Check {
   };
 }
 
-/** An array of objects with an `id`, which must be unique and ascending (the order the API returns). */
+/**
+ * An array of objects with an `id`: in any order (exports from other systems are often
+ * unsorted), each id once. Returned in ascending id order, the order the API gives.
+ */
 export function arrayById(item: Check, maxItems: number): Check {
   return (value, path, problems) => {
     if (!Array.isArray(value)) {
@@ -100,20 +103,31 @@ export function arrayById(item: Check, maxItems: number): Check {
       problems.push({ path, reason: `must have at most ${maxItems} entries` });
       return value;
     }
+    const field = path.slice(path.lastIndexOf('.') + 1);
+    const firstAt = new Map<bigint, number>();
+    let sorted = true;
     let previous: bigint | undefined;
-    return value.map((entry: unknown, i) => {
+    const checked = value.map((entry: unknown, i) => {
       const at = `${path}[${i}]`;
-      const checked = item(entry, at, problems);
+      const result = item(entry, at, problems);
       const id = (entry as { id?: unknown } | null)?.id;
       if (typeof id === 'bigint') {
-        if (previous !== undefined && id <= previous)
+        const first = firstAt.get(id);
+        if (first !== undefined)
           problems.push({
             path: `${at}.id`,
-            reason: 'must be unique and greater than the id before it',
+            reason: `must be unique: ${field}[${first}] has the id ${id} too`,
           });
+        else firstAt.set(id, i);
+        if (previous !== undefined && id < previous) sorted = false;
         previous = id;
       }
-      return checked;
+      return result;
+    });
+    if (sorted) return checked;
+    return checked.sort((a, b) => {
+      const [x, y] = [(a as { id: bigint }).id, (b as { id: bigint }).id];
+      return x < y ? -1 : x > y ? 1 : 0;
     });
   };
 }

@@ -2,21 +2,25 @@
  * Access to the single table. Access patterns:
  * - Get One Transaction: Query pk = `TXN#<id>` -> the transaction item and its currency lines.
  * - Get One Customer: Query pk = `CUS#<id>` -> the profile and its risk assessments.
- * - Import: the same Query for the keys to replace, then BatchWriteItem (see import/).
+ * - Import: children, then the head (conditional PutItem), then a keys-only Query for the items
+ *   of older versions to delete (see import/writer.ts).
  * Key layout: see keys.ts.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
+  CHILD_COUNT,
+  DELETED,
   PARTITION_KEY,
   SORT_KEY,
+  VERSION,
   childSortKey,
+  childVersion,
   headSortKey,
-  isChildSortKey,
   partitionKey,
   type Entity,
 } from './keys';
-import { ServiceUnavailableError } from './errors';
+import { CorruptRecordError, ServiceUnavailableError } from './errors';
 import { INTEGER_LITERAL } from './json';
 import { Sha256 } from './sha256';
 
@@ -107,39 +111,93 @@ export interface Collection {
   children: Item[];
 }
 
-/** The whole item collection of one record, in sort-key order, with the keys removed. */
+/** One Query's view of a record's items: the head, and the children grouped by version. */
+interface Snapshot {
+  head: Item | undefined;
+  children: Map<string, Item[]>;
+}
+
+async function readItems(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  entity: Entity,
+  id: bigint,
+  consistent: boolean,
+): Promise<Snapshot> {
+  const result: Snapshot = { head: undefined, children: new Map() };
+  let startKey: Item | undefined;
+  // One request for any record within DynamoDB's 1 MB page; the loop only guards larger ones.
+  do {
+    const page = await client.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': PARTITION_KEY },
+        ExpressionAttributeValues: { ':pk': partitionKey(entity, id) },
+        ExclusiveStartKey: startKey,
+        ...(consistent ? { ConsistentRead: true } : {}),
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const { [PARTITION_KEY]: _pk, [SORT_KEY]: sk, ...fields } = item;
+      if (sk === headSortKey(entity)) {
+        result.head = fields;
+        continue;
+      }
+      const version = typeof sk === 'string' ? childVersion(entity, sk) : undefined;
+      if (version === undefined) continue;
+      const list = result.children.get(version);
+      if (list) list.push(fields);
+      else result.children.set(version, [fields]);
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return result;
+}
+
+/** Reads in all for one GET at most: one in the common case, then consistent ones (see getCollection). */
+export const MAX_READS = 4;
+
+/**
+ * A record exactly as one import left it (SPEC 6.1): the head and the children of the head's
+ * version, in sort-key (= id) order, keys and version attributes removed; no head for a record
+ * that does not exist or was deleted. A Query is not a snapshot: it may see a head whose
+ * children are still being written, or whose children an import has just deleted. Then fewer
+ * children than the head counts are seen, and the record is read again with ConsistentRead.
+ * A torn view needs a head flip between the reads of the head and of its children, and a
+ * version becomes head once and stops being head once: so two consistent reads that see the
+ * same version incomplete mean the stored record is corrupt (500); a record replaced again and
+ * again under the reader after MAX_READS reads is a 503 (try again).
+ */
 export async function getCollection(
   client: DynamoDBDocumentClient,
   tableName: string,
   entity: Entity,
   id: bigint,
 ): Promise<Collection> {
-  const result: Collection = { head: undefined, children: [] };
-  let startKey: Item | undefined;
-  try {
-    // One request for any record within DynamoDB's 1 MB page; the loop only guards larger ones.
-    do {
-      const page = await client.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': PARTITION_KEY },
-          ExpressionAttributeValues: { ':pk': partitionKey(entity, id) },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        const { [PARTITION_KEY]: _pk, [SORT_KEY]: sk, ...fields } = item;
-        if (sk === headSortKey(entity)) result.head = fields;
-        else if (typeof sk === 'string' && isChildSortKey(entity, sk)) result.children.push(fields);
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-  } catch (error) {
-    if (isUnavailable(error)) throw new ServiceUnavailableError();
-    throw error;
+  let incomplete: string | undefined;
+  for (let read = 1; ; read += 1) {
+    let snapshot: Snapshot;
+    try {
+      snapshot = await readItems(client, tableName, entity, id, read > 1);
+    } catch (error) {
+      if (isUnavailable(error)) throw new ServiceUnavailableError();
+      throw error;
+    }
+    const { head, children } = snapshot;
+    if (head === undefined || head[DELETED] === true) return { head: undefined, children: [] };
+    const { [VERSION]: version, [CHILD_COUNT]: count, ...fields } = head;
+    // A head written before versions existed: its children are the unversioned ones.
+    if (version === undefined) return { head: fields, children: children.get('') ?? [] };
+    const mine = typeof version === 'string' ? (children.get(version) ?? []) : [];
+    if (typeof version !== 'string' || typeof count !== 'bigint' || mine.length > count)
+      throw new CorruptRecordError(`Stored ${entity} has a bad version or child count`);
+    if (BigInt(mine.length) === count) return { head: fields, children: mine };
+    if (read > 1 && incomplete === version)
+      throw new CorruptRecordError(`Stored ${entity} lacks children of its version`);
+    if (read >= MAX_READS) throw new ServiceUnavailableError();
+    incomplete = read > 1 ? version : undefined;
   }
-  return result;
 }
 
 /** A record as stored: the head's fields with its children under their array field. */
@@ -147,16 +205,40 @@ export function recordOf(entity: Entity, collection: Collection & { head: Item }
   return { ...collection.head, [CHILDREN[entity]]: collection.children };
 }
 
-/** The items that store a record: its head item and one item per child, keyed per keys.ts. */
-export function itemsOf(entity: Entity, record: Item): Item[] {
-  const { [CHILDREN[entity]]: children, ...head } = record;
+/**
+ * The items that store one version of a record: its children, then its head (written last,
+ * conditionally, by the import: see import/writer.ts), keyed per keys.ts.
+ */
+export function itemsOf(
+  entity: Entity,
+  record: Item,
+  version: string,
+): { head: Item; children: Item[] } {
+  const { [CHILDREN[entity]]: children, ...fields } = record;
   const pk = partitionKey(entity, record.id as bigint);
-  return [
-    { [PARTITION_KEY]: pk, [SORT_KEY]: headSortKey(entity), ...head },
-    ...(children as Item[]).map((child) => ({
+  const list = children as Item[];
+  return {
+    head: {
       [PARTITION_KEY]: pk,
-      [SORT_KEY]: childSortKey(entity, child.id as bigint),
+      [SORT_KEY]: headSortKey(entity),
+      ...fields,
+      [VERSION]: version,
+      [CHILD_COUNT]: BigInt(list.length),
+    },
+    children: list.map((child) => ({
+      [PARTITION_KEY]: pk,
+      [SORT_KEY]: childSortKey(entity, version, child.id as bigint),
       ...child,
     })),
-  ];
+  };
+}
+
+/** The head of a deleted record: a version, so that no older import can bring it back. */
+export function tombstoneOf(entity: Entity, id: bigint, version: string): Item {
+  return {
+    [PARTITION_KEY]: partitionKey(entity, id),
+    [SORT_KEY]: headSortKey(entity),
+    [VERSION]: version,
+    [DELETED]: true,
+  };
 }

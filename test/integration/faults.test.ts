@@ -8,6 +8,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiHandler } from '../../functions/shared/http';
+import { newVersion } from '../../functions/shared/keys';
 import { itemsOf } from '../../functions/shared/table';
 import { createTimeCodec } from '../../functions/shared/times';
 import { createLineParser } from '../../import/records';
@@ -27,11 +28,12 @@ let handler: ApiHandler;
 beforeAll(async () => {
   table = await startTestTable(TABLE);
   const parsed = createLineParser(createTimeCodec('UTC'))(line('transaction', transaction()));
-  if (!parsed.ok) throw new Error('fixture is invalid');
+  if (!parsed.ok || parsed.kind !== 'put') throw new Error('fixture is invalid');
+  const { head, children } = itemsOf('transaction', parsed.record, newVersion());
   await table.client.send(
     new BatchWriteCommand({
       RequestItems: {
-        [TABLE]: itemsOf('transaction', parsed.record).map((Item) => ({ PutRequest: { Item } })),
+        [TABLE]: [head, ...children].map((Item) => ({ PutRequest: { Item } })),
       },
     }),
   );

@@ -12,8 +12,8 @@ describe('import line validation (SPEC 3 and 6)', () => {
   test('valid records pass and come out in stored form, fields in SPEC order', () => {
     const shuffled = Object.fromEntries(Object.entries(transaction()).reverse());
     const parsed = parse(line('transaction', shuffled));
-    expect(parsed.ok).toBe(true);
-    if (!parsed.ok) return;
+    expect(parsed.ok && parsed.kind).toBe('put');
+    if (!parsed.ok || parsed.kind !== 'put') return;
     expect(parsed.entity).toBe('transaction');
     expect(parsed.id).toBe(1n);
     expect(Object.keys(parsed.record)).toEqual(Object.keys(transaction()));
@@ -24,7 +24,9 @@ describe('import line validation (SPEC 3 and 6)', () => {
 
   test('a customer without a last transaction keeps null', () => {
     const parsed = parse(line('customer', customer({ last_transaction_datetime: null })));
-    expect(parsed.ok && parsed.record.last_transaction_datetime).toBeNull();
+    expect(
+      parsed.ok && parsed.kind === 'put' && parsed.record.last_transaction_datetime,
+    ).toBeNull();
   });
 
   test.each([
@@ -49,8 +51,25 @@ describe('import line validation (SPEC 3 and 6)', () => {
     ],
     [
       { signature: 'has space.png' },
-      'transaction.signature: must be an S3 object key without spaces',
+      'transaction.signature: must begin with signatures/, attachments/, id-photos/: the deployed functions may read no other key',
     ],
+    [
+      { attachment: '/signatures/x.png' },
+      'transaction.attachment: must begin with signatures/, attachments/, id-photos/: the deployed functions may read no other key',
+    ],
+    [
+      { signature: `signatures/${'é'.repeat(508)}` },
+      "transaction.signature: must be at most 1024 bytes of UTF-8 (S3's limit)",
+    ],
+    [
+      { signature: 'signatures/../secrets/x.png' },
+      'transaction.signature: must not have "." or ".." between slashes: HTTP clients rewrite those, so the link would not open',
+    ],
+    [
+      { signature: 'signatures/\ud800.png' },
+      'transaction.signature: must be text that UTF-8 can hold',
+    ],
+    [{ signature: 5 }, 'transaction.signature: must be an S3 object key (a string) or null'],
     [
       { created_at: '2023-09-15T10:01:02Z' },
       'transaction.created_at: must be a time "YYYY-MM-DD HH:MM:SS" that exists in the display time zone',
@@ -67,20 +86,78 @@ describe('import line validation (SPEC 3 and 6)', () => {
     expect(problemsOf(line('transaction', transaction(override)))).toEqual([problem]);
   });
 
-  test('currency lines: formats per field, ids unique and ascending', () => {
+  test('currency lines: formats per field; an id twice names both positions', () => {
     const base = (transaction().transaction_currencies as Record<string, unknown>[])[0]!;
     const lines = [
       { ...base, id: 2, rate: '56.125' },
+      { ...base, id: 1 },
       { ...base, id: 2, currency: 'USD', edit_enabled: 2 },
     ];
     expect(problemsOf(line('transaction', transaction({ transaction_currencies: lines })))).toEqual(
       [
         'transaction.transaction_currencies[0].rate: must be a decimal number in a string with exactly 5 fraction digits, e.g. "12.50000"',
-        'transaction.transaction_currencies[1].currency: must be a name then a code, e.g. "US Dollar (USD)"',
-        'transaction.transaction_currencies[1].edit_enabled: must be an integer from 0 to 1',
-        'transaction.transaction_currencies[1].id: must be unique and greater than the id before it',
+        'transaction.transaction_currencies[2].currency: must be a name then a code, e.g. "US Dollar (USD)"',
+        'transaction.transaction_currencies[2].edit_enabled: must be an integer from 0 to 1',
+        'transaction.transaction_currencies[2].id: must be unique: transaction_currencies[0] has the id 2 too',
       ],
     );
+  });
+
+  test('children in any order are accepted and stored in ascending id order', () => {
+    const ids = [30, 2, 1000, 7];
+    const parsed = parse(
+      line(
+        'customer',
+        customer({
+          id: 9,
+          customer_risk_assessments: ids.map((id) => ({
+            id,
+            customer_id: 9,
+            type: { value: 1, description: 'x' },
+            value: `v${id}`,
+            grade: 1,
+          })),
+        }),
+      ),
+    );
+    if (!parsed.ok || parsed.kind !== 'put') throw new Error('refused');
+    const stored = parsed.record.customer_risk_assessments as { id: bigint; value: string }[];
+    expect(stored.map((r) => [r.id, r.value])).toEqual([
+      [2n, 'v2'],
+      [7n, 'v7'],
+      [30n, 'v30'],
+      [1000n, 'v1000'],
+    ]);
+  });
+
+  test('file keys: any key S3 stores under a readable prefix', () => {
+    for (const key of [
+      'signatures/123/sig file.png',
+      'attachments/a+b%20c#d?e=f&g.pdf',
+      'id-photos/José Ñandú/写真 صورة.jpg',
+      'signatures//double//slash',
+      `signatures/${'é'.repeat(506)}`, // 1023 bytes
+      'signatures/.hidden/..png',
+    ])
+      expect(problemsOf(line('transaction', transaction({ signature: key })))).toEqual([]);
+  });
+
+  test('delete lines', () => {
+    expect(parse('{"delete":{"customer":12}}')).toEqual({
+      ok: true,
+      kind: 'delete',
+      entity: 'customer',
+      id: 12n,
+    });
+    expect(problemsOf('{"delete":{"transaction":0}}')).toEqual([
+      'delete.transaction: must be an integer from 1 to 9007199254740991',
+    ]);
+    expect(problemsOf('{"delete":{"branch":1}}')).toEqual([
+      'delete: must be an object with one key, "transaction" or "customer", and the id',
+    ]);
+    expect(problemsOf('{"delete":{"transaction":1,"customer":1}}')).toEqual([
+      'delete: must be an object with one key, "transaction" or "customer", and the id',
+    ]);
   });
 
   test('customer fields: nullable strings, date of birth, owned risk assessments', () => {
@@ -105,12 +182,12 @@ describe('import line validation (SPEC 3 and 6)', () => {
 
   test.each([
     ['not json', '$: is not valid JSON'],
-    ['[]', '$: must be an object with one key, "transaction" or "customer"'],
+    ['[]', '$: must be an object with one key, "transaction", "customer" or "delete"'],
     [
       '{"transaction":{},"customer":{}}',
-      '$: must be an object with one key, "transaction" or "customer"',
+      '$: must be an object with one key, "transaction", "customer" or "delete"',
     ],
-    ['{"branch":{}}', '$: must be an object with one key, "transaction" or "customer"'],
+    ['{"branch":{}}', '$: must be an object with one key, "transaction", "customer" or "delete"'],
     ['{"transaction":null}', 'transaction: must be an object'],
   ])('line %p is refused as a whole', (text, problem) => {
     expect(problemsOf(text)).toEqual([problem]);
