@@ -1,0 +1,105 @@
+/**
+ * Two versions of the same records, differing in head and in children (count and ids), and a
+ * check that a GET returned one of them whole: what SPEC 6.1 promises while imports run.
+ */
+import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { currencyLine, customer, line, transaction } from '../fixtures';
+
+export type Version = 'A' | 'B';
+
+/** Children ids per version, deliberately unsorted; B drops most of A's and adds others. */
+const LINES: Record<Version, number[]> = {
+  A: [12, 3, 1, 7, 2, 11, 4, 10, 5, 9, 6, 8],
+  B: [25, 3, 21, 24, 20],
+};
+const ASSESSMENTS: Record<Version, number[]> = { A: [6, 1, 5, 2, 4, 3], B: [10, 2, 9] };
+const TOTAL: Record<Version, string> = { A: '1.00', B: '2.00' };
+
+export function transactionLine(id: number, v: Version): string {
+  return line(
+    'transaction',
+    transaction({
+      id,
+      total_amount: TOTAL[v],
+      branch: { id: 1, name: `Branch ${v}`, address: '1 Test Street' },
+      transaction_currencies: LINES[v].map((lineId) => ({
+        ...currencyLine(lineId),
+        receive_amount: TOTAL[v],
+      })),
+    }),
+  );
+}
+
+export function customerLine(id: number, v: Version): string {
+  return line(
+    'customer',
+    customer({
+      id,
+      first_name: `Name${v}`,
+      customer_risk_assessments: ASSESSMENTS[v].map((assessmentId) => ({
+        id: assessmentId,
+        customer_id: id,
+        type: { value: 1, description: 'Complete Name' },
+        value: v,
+        grade: 1,
+      })),
+    }),
+  );
+}
+
+const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b).map(BigInt);
+const same = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Which version a GET's data is, whole; undefined for a mix of the two (a torn read). */
+export function versionOf(
+  entity: 'transaction' | 'customer',
+  data: Record<string, unknown>,
+): Version | undefined {
+  if (entity === 'transaction') {
+    const lines = data.transaction_currencies as { id: bigint; receive_amount: string }[];
+    const v = data.total_amount === '1.00' ? 'A' : data.total_amount === '2.00' ? 'B' : undefined;
+    if (!v) return undefined;
+    const whole =
+      (data.branch as { name: string }).name === `Branch ${v}` &&
+      same(
+        lines.map((l) => l.id),
+        sorted(LINES[v]),
+      ) &&
+      lines.every((l) => l.receive_amount === TOTAL[v]);
+    return whole ? v : undefined;
+  }
+  const list = data.customer_risk_assessments as { id: bigint; value: string }[];
+  const v = data.first_name === 'NameA' ? 'A' : data.first_name === 'NameB' ? 'B' : undefined;
+  if (!v) return undefined;
+  const whole =
+    same(
+      list.map((a) => a.id),
+      sorted(ASSESSMENTS[v]),
+    ) && list.every((a) => a.value === v);
+  return whole ? v : undefined;
+}
+
+/**
+ * Items of the table that no head points at: children of another version than their head's,
+ * or under no head (what a killed import leaves until a run heals it).
+ */
+export async function strayItems(client: DynamoDBDocumentClient, tableName: string) {
+  const byPk = new Map<string, { head?: Record<string, unknown>; children: string[] }>();
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await client.send(
+      new ScanCommand({ TableName: tableName, ExclusiveStartKey: startKey, ConsistentRead: true }),
+    );
+    for (const item of page.Items ?? []) {
+      const entry = byPk.get(item.pk as string) ?? { children: [] };
+      if ((item.sk as string).includes('#')) entry.children.push(item.sk as string);
+      else entry.head = item;
+      byPk.set(item.pk as string, entry);
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  let stray = 0;
+  for (const { head, children } of byPk.values())
+    stray += children.filter((sk) => !head?.v || sk.split('#')[1] !== head.v).length;
+  return stray;
+}
