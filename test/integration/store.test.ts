@@ -375,6 +375,43 @@ describe('corrupt stored records: a 500 that shows nothing of them', () => {
     }
   });
 
+  test('a Query that saw the head but not yet all its children (a Query is no snapshot): one consistent read more, whole', async () => {
+    await importLines([
+      line(
+        'transaction',
+        transaction({ id: 179, transaction_currencies: [1, 2, 3].map(currencyLine) }),
+      ),
+    ]);
+    const real = runtimeClient.send.bind(runtimeClient) as (
+      c: unknown,
+    ) => Promise<{ Items: { sk: string }[] }>;
+    const send = jest.spyOn(runtimeClient, 'send');
+    // What DynamoDB may answer while an import writes: the new head, one child not yet seen.
+    send.mockImplementationOnce((async (command: unknown) => {
+      const answer = await real(command);
+      return {
+        ...answer,
+        Items: answer.Items.filter((item) => !item.sk.endsWith('#0000000000000002')),
+      };
+    }) as never);
+    try {
+      const r = await get('transaction', '179');
+      expect(r.status).toBe(200);
+      expect((r.json.data.transaction_currencies as { id: bigint }[]).map((l) => l.id)).toEqual([
+        1n,
+        2n,
+        3n,
+      ]);
+      expect(send).toHaveBeenCalledTimes(2);
+      expect(
+        (send.mock.calls[1]![0] as unknown as { input: { ConsistentRead?: boolean } }).input
+          .ConsistentRead,
+      ).toBe(true);
+    } finally {
+      send.mockRestore();
+    }
+  });
+
   test('children of other versions are not part of the record', async () => {
     await importLines([line('transaction', transaction({ id: 178 }))]);
     await put({
