@@ -3,7 +3,7 @@
  * ratio to a reference measured side by side in the same run; the results go to
  * bench/RESULTS.md (and bench/.work/results.json). Scratch files go under bench/.work/.
  *
- * Options: `--only=cold,first,warm,cost,throughput,soak,import` runs some sections;
+ * Options: `--only=cold,first,warm,cost,throughput,soak,import,reimport` runs some sections;
  * `--quick` runs fewer repetitions and a smaller import (a smoke test, not figures to quote).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -19,7 +19,7 @@ import { importFile } from '../import/importer';
 import { routes } from '../lib/routes';
 import { startDynamoDbLocal, ensureTable, type DynamoDbLocal } from '../local/dynamodb';
 import { freePort } from '../local/net';
-import { createDocumentClient } from '../functions/shared/table';
+import { createDocumentClient, getCollection } from '../functions/shared/table';
 import { buildBundles, REFERENCE, type Bundle } from './bundles';
 import type { Case, Spec } from './children/invoke';
 import { startCountingProxy } from './counting-proxy';
@@ -54,6 +54,10 @@ const CONFIG = {
   soakSeconds: quick ? 10 : 60,
   soakConnections: 16,
   soakMaxRequests: 200_000,
+  /** Reads during a re-import: transactions flipped between 20 and 8 lines, import runs, readers. */
+  reimportRecords: quick ? 200 : 1000,
+  reimportRounds: quick ? 2 : 4,
+  reimportReaders: 8,
 };
 
 const TABLE = 'bench';
@@ -308,7 +312,7 @@ async function main(): Promise<void> {
     );
   }
 
-  const needsTable = ['first', 'warm', 'cost', 'import'].some(enabled);
+  const needsTable = ['first', 'warm', 'cost', 'import', 'reimport'].some(enabled);
   let ddb: DynamoDbLocal | undefined;
   let stopDdb: (() => Promise<void>) | undefined;
   if (needsTable) {
@@ -469,6 +473,8 @@ async function main(): Promise<void> {
     results.import = out;
   }
 
+  if (enabled('reimport')) results.reimport = await reimport(ddb!);
+
   // One JVM at a time: the local stack starts its own DynamoDB Local.
   await stopDdb?.();
 
@@ -483,6 +489,82 @@ async function main(): Promise<void> {
   const report = join(ROOT, 'bench', 'RESULTS.md');
   writeFileSync(report, writeReport(results));
   log(`done: ${report}`);
+}
+
+/**
+ * GETs (getCollection, as the functions call it, requests counted) by several readers while
+ * bin/import.ts replaces the same transactions again and again, 20 lines <-> 8 lines: how many
+ * GETs needed more than one request, what those cost, and that none was torn.
+ */
+async function reimport(ddb: DynamoDbLocal): Promise<NonNullable<Results['reimport']>> {
+  const { reimportRecords: count, reimportRounds: rounds, reimportReaders } = CONFIG;
+  const tableName = 'reimport';
+  await ensureTable(ddb.client, tableName);
+  const lines = { A: 20, B: 8 } as const;
+  const files = { A: join(WORK, 'reimport-a.jsonl'), B: join(WORK, 'reimport-b.jsonl') };
+  const expected = new Map<string, number>();
+  for (const v of ['A', 'B'] as const) {
+    const text: string[] = [];
+    for (let id = 1; id <= count; id += 1) {
+      const record = transactionRecord(id, lines[v]) as { total_amount: string };
+      expected.set(`${id} ${record.total_amount}`, lines[v]);
+      text.push(line('transaction', record));
+    }
+    writeFileSync(files[v], `${text.join('\n')}\n`);
+  }
+  log(`reimport: ${count} transactions, ${rounds} re-imports under ${reimportReaders} readers`);
+  await runImport(files.A, tableName, ddb);
+
+  const client = createDocumentClient({
+    region: 'us-east-1',
+    endpoint: ddb.endpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const single: number[] = [];
+  const multi: number[] = [];
+  let torn = 0;
+  let failed = 0;
+  let maxRequests = 0;
+  let writing = true;
+  const readers = Array.from({ length: reimportReaders }, async (_, k) => {
+    for (let i = k; writing; i += reimportReaders) {
+      const id = BigInt(1 + (i % count));
+      let requests = 0;
+      const counting = { send: (command: never) => ((requests += 1), client.send(command)) };
+      const started = performance.now();
+      try {
+        const c = await getCollection(counting as never, tableName, 'transaction', id);
+        const ms = performance.now() - started;
+        maxRequests = Math.max(maxRequests, requests);
+        (requests > 1 ? multi : single).push(ms);
+        if (expected.get(`${id} ${String(c.head?.total_amount)}`) !== c.children.length) torn += 1;
+      } catch {
+        failed += 1;
+      }
+    }
+  });
+  const started = performance.now();
+  for (let round = 0; round < rounds; round += 1)
+    await runImport(files[round % 2 === 0 ? 'B' : 'A'], tableName, ddb);
+  const importSeconds = (performance.now() - started) / 1000;
+  writing = false;
+  await Promise.all(readers);
+  client.destroy();
+  for (const file of Object.values(files)) rmSync(file, { force: true });
+  return {
+    records: count,
+    rounds,
+    readers: reimportReaders,
+    importSeconds,
+    recordsPerSecond: (count * rounds) / importSeconds,
+    gets: single.length + multi.length,
+    multiRead: multi.length,
+    maxRequests,
+    torn,
+    failed,
+    single: summarize(single),
+    multi: multi.length > 0 ? summarize(multi) : undefined,
+  };
 }
 
 /** bench/children/breakdown.ts under tsx, its stdout (the functions' log lines) discarded. */

@@ -12,6 +12,7 @@ import type { ApiHandler } from '../../functions/shared/http';
 import { importFile, type ImportOptions } from '../../import/importer';
 import { functionEnv, startTestTable } from '../support/dynamodb';
 import { apiEvent, lambdaContext } from '../support/events';
+import { quietRequestLogs } from '../support/logs';
 import {
   customerLine,
   strayItems,
@@ -27,13 +28,7 @@ const dir = mkdtempSync(join(tmpdir(), 'whole-'));
 let files = 0;
 
 beforeAll(async () => {
-  // Thousands of GETs: their request log lines are not what this file checks.
-  const write = process.stdout.write.bind(process.stdout);
-  jest
-    .spyOn(process.stdout, 'write')
-    .mockImplementation((chunk: string | Uint8Array, ...rest: never[]) =>
-      String(chunk).startsWith('{"timestamp"') ? true : write(chunk, ...rest),
-    );
+  quietRequestLogs();
   table = await startTestTable();
   functionEnv(table.endpoint, table.tableName);
   handlers = {

@@ -4,7 +4,6 @@
  * them); after each kill every record reads whole through the real handler, and a run to the
  * end leaves every record as the file says and nothing stray in the table.
  */
-import { jest } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +14,7 @@ import type { ApiHandler } from '../../functions/shared/http';
 import { importFile } from '../../import/importer';
 import { functionEnv, startTestTable, TEST_CREDENTIALS } from '../support/dynamodb';
 import { apiEvent, lambdaContext } from '../support/events';
+import { quietRequestLogs } from '../support/logs';
 import {
   customerLine,
   strayItems,
@@ -29,12 +29,7 @@ let table: Awaited<ReturnType<typeof startTestTable>>;
 let handlers: Record<'transaction' | 'customer', ApiHandler>;
 
 beforeAll(async () => {
-  const write = process.stdout.write.bind(process.stdout);
-  jest
-    .spyOn(process.stdout, 'write')
-    .mockImplementation((chunk: string | Uint8Array, ...rest: never[]) =>
-      String(chunk).startsWith('{"timestamp"') ? true : write(chunk, ...rest),
-    );
+  quietRequestLogs();
   table = await startTestTable();
   functionEnv(table.endpoint, table.tableName);
   handlers = {
