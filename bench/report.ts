@@ -43,6 +43,9 @@ export interface Results {
     fileBytes: number;
     seconds: number;
     recordsPerSecond: number;
+    /** CPU seconds of the import process and of DynamoDB Local's JVM during the import. */
+    cpuSeconds: number;
+    dynamoCpuSeconds: number;
     maxRssMiB: number;
     rssFirstHalfMedianMiB: number;
     rssSecondHalfMedianMiB: number;
@@ -389,7 +392,7 @@ export function writeReport(r: Results): string {
       '',
       '## 6. Import',
       '',
-      "`bin/import.ts` (tsx, as `npm run import` runs it) in a child process importing generated records (four transactions with 1 to 3 currency lines to one customer with 1 or 2 risk assessments) into a fresh table of DynamoDB Local, which runs on the same cores. Peak RSS is the child's own maxRSS at exit; RSS is also sampled every 200 ms.",
+      "`bin/import.ts` (tsx, as `npm run import` runs it) in a child process importing generated records (four transactions with 1 to 3 currency lines to one customer with 1 or 2 risk assessments) into a fresh table of DynamoDB Local, which runs on the same cores. Peak RSS is the child's own maxRSS at exit; RSS is also sampled every 200 ms. CPU seconds (user + system) of the import process and of DynamoDB Local's JVM over the import tell which one bounds the rate: on 2 cores, the two together near 2 × the wall time means the machine is saturated.",
       '',
       table(
         [
@@ -398,6 +401,8 @@ export function writeReport(r: Results): string {
           'Seconds',
           'Records/s',
           'Ratio',
+          'Import CPU s',
+          'DynamoDB Local CPU s',
           'Peak RSS MiB',
           'Ratio',
           'RSS median, 1st half MiB',
@@ -409,6 +414,8 @@ export function writeReport(r: Results): string {
           i.seconds.toFixed(1),
           i.recordsPerSecond.toFixed(0),
           x(i.recordsPerSecond / base.recordsPerSecond),
+          i.cpuSeconds.toFixed(1),
+          i.dynamoCpuSeconds.toFixed(1),
           i.maxRssMiB.toFixed(0),
           x(i.maxRssMiB / base.maxRssMiB),
           i.rssFirstHalfMedianMiB.toFixed(0),

@@ -584,7 +584,21 @@ async function breakdown(): Promise<NonNullable<Results['breakdown']>> {
   return JSON.parse(line.slice(6)) as NonNullable<Results['breakdown']>;
 }
 
-/** Peak memory: maxRSS at exit (bench/children/max-rss.ts) and RSS sampled from /proc. */
+/** CPU seconds (user + system) a process has used so far, from /proc (NaN where there is none). */
+function processCpuSeconds(pid: number | undefined): number {
+  try {
+    // Fields after the command name, which is in parentheses: utime is the 12th, stime the 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * Peak memory: maxRSS at exit (bench/children/max-rss.ts) and RSS sampled from /proc; CPU time
+ * of the import and of DynamoDB Local over the run, to tell which of the two bounds the rate.
+ */
 async function runImport(
   file: string,
   tableName: string,
@@ -593,6 +607,7 @@ async function runImport(
   Omit<NonNullable<Results['import']>[number], 'records' | 'fileBytes' | 'recordsPerSecond'>
 > {
   const rssFile = `${file}.rss.json`;
+  const dynamoCpuBefore = processCpuSeconds(ddb.pid);
   const started = performance.now();
   const child = spawn(
     process.execPath,
@@ -630,12 +645,18 @@ async function runImport(
   clearInterval(sampler);
   children.delete(child);
   const seconds = (performance.now() - started) / 1000;
+  const dynamoCpuSeconds = processCpuSeconds(ddb.pid) - dynamoCpuBefore;
   if (code !== 0) throw new Error(`bin/import.ts failed (${code}):\n${output}`);
-  const { maxRssKiB } = JSON.parse(readFileSync(rssFile, 'utf8')) as { maxRssKiB: number };
+  const { maxRssKiB, cpuSeconds } = JSON.parse(readFileSync(rssFile, 'utf8')) as {
+    maxRssKiB: number;
+    cpuSeconds: number;
+  };
   const half = samples.filter((s) => s.at > (seconds * 1000) / 2);
   const firstHalf = samples.filter((s) => s.at <= (seconds * 1000) / 2);
   return {
     seconds,
+    cpuSeconds,
+    dynamoCpuSeconds,
     maxRssMiB: maxRssKiB / 1024,
     rssFirstHalfMedianMiB: firstHalf.length
       ? median(firstHalf.map((s) => s.rssKiB)) / 1024

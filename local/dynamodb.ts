@@ -36,6 +36,8 @@ export interface DynamoDbLocal {
   readonly tableCreated: boolean;
   /** A client for the emulator (any credentials work: the database is shared). */
   readonly client: DynamoDBClient;
+  /** The JVM's process id (the benchmark reads its CPU time). */
+  readonly pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -156,7 +158,13 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
       },
     );
     const tableCreated = await ensureTable(client, options.tableName);
-    return { endpoint, tableCreated, client, stop: async () => (client.destroy(), stop()) };
+    return {
+      endpoint,
+      tableCreated,
+      client,
+      pid: child.pid,
+      stop: async () => (client.destroy(), stop()),
+    };
   } catch (error) {
     client.destroy();
     await stop();

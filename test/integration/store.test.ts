@@ -412,6 +412,31 @@ describe('corrupt stored records: a 500 that shows nothing of them', () => {
     }
   });
 
+  test('a record replaced under the reader at every read: a 503 after four reads', async () => {
+    const real = runtimeClient.send.bind(runtimeClient) as (
+      c: unknown,
+    ) => Promise<{ Items: Record<string, unknown>[] }>;
+    const send = jest.spyOn(runtimeClient, 'send');
+    let reads = 0;
+    // Each answer: a newer head than the last, whose children the Query did not see yet.
+    send.mockImplementation((async (command: unknown) => {
+      const answer = await real(command);
+      reads += 1;
+      return {
+        ...answer,
+        Items: answer.Items.map((item) => (item.sk === 'TXN' ? { ...item, v: `z${reads}` } : item)),
+      };
+    }) as never);
+    try {
+      const r = await get('transaction', '179');
+      expect(r.status).toBe(503);
+      expect(r.json).toEqual({ message: 'Service unavailable', data: null });
+      expect(reads).toBe(4);
+    } finally {
+      send.mockRestore();
+    }
+  });
+
   test('children of other versions are not part of the record', async () => {
     await importLines([line('transaction', transaction({ id: 178 }))]);
     await put({
