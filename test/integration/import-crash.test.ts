@@ -87,33 +87,36 @@ function runImport(path: string, killAfterMs?: number) {
 
 type Entity = 'transaction' | 'customer';
 
-/** Reads every record through the handlers: how many were not whole. */
-async function tornRecords(): Promise<{ torn: number; versions: Record<string, number> }> {
+/**
+ * Reads every record through the handlers: what was not whole (a mix, or a 500), by record. A
+ * 503 (DynamoDB Local slow to answer on a loaded machine) is asked again, as a client would.
+ */
+async function readAll(): Promise<{ notWhole: string[]; versions: Record<string, number> }> {
   const versions: Record<string, number> = { A: 0, B: 0, gone: 0 };
-  let torn = 0;
+  const notWhole: string[] = [];
   const targets: [Entity, number][] = [
     ...TXNS.map((id): [Entity, number] => ['transaction', id]),
     ...CUSTS.map((id): [Entity, number] => ['customer', id]),
     ...DELETED.map((id): [Entity, number] => ['transaction', id]),
   ];
-  await Promise.all(
-    targets.map(async ([entity, id]) => {
-      const param = entity === 'transaction' ? 'transaction_id' : 'customer_id';
-      const result = await handlers[entity](
-        apiEvent(`GET /${entity}s/{${param}}`, { [param]: String(id) }),
-        lambdaContext,
-      );
-      if (result.statusCode === 404 && DELETED.includes(id)) {
-        versions.gone! += 1;
-        return;
-      }
-      const data = (parseExactJson(result.body) as { data: Record<string, unknown> }).data;
-      const v = result.statusCode === 200 ? versionOf(entity, data) : undefined;
-      if (v) versions[v]! += 1;
-      else torn += 1;
-    }),
-  );
-  return { torn, versions };
+  const read = async ([entity, id]: [Entity, number]) => {
+    const param = entity === 'transaction' ? 'transaction_id' : 'customer_id';
+    const event = apiEvent(`GET /${entity}s/{${param}}`, { [param]: String(id) });
+    let result = await handlers[entity](event, lambdaContext);
+    for (let retry = 0; result.statusCode === 503 && retry < 5; retry += 1)
+      result = await handlers[entity](event, lambdaContext);
+    if (result.statusCode === 404 && DELETED.includes(id)) {
+      versions.gone! += 1;
+      return;
+    }
+    const data = (parseExactJson(result.body) as { data: Record<string, unknown> }).data;
+    const v = result.statusCode === 200 ? versionOf(entity, data) : undefined;
+    if (v) versions[v]! += 1;
+    else notWhole.push(`${entity} ${id}: ${result.statusCode}`);
+  };
+  for (let i = 0; i < targets.length; i += 10)
+    await Promise.all(targets.slice(i, i + 10).map(read));
+  return { notWhole, versions };
 }
 
 test('killed at any instant, every record still reads whole; a re-run completes and heals', async () => {
@@ -125,19 +128,19 @@ test('killed at any instant, every record still reads whole; a re-run completes 
   const files = { A: file('A'), B: file('B') };
   let killed = 0;
   let strayAfterKill = 0;
-  let torn = 0;
+  const notWhole: string[] = [];
   const delays = [0, 15, 40, 80, 130, 200, 300];
   for (const [i, delay] of delays.entries()) {
     const run = await runImport(files[i % 2 === 0 ? 'B' : 'A'], delay);
     if (run.signal === 'SIGKILL') killed += 1;
     else expect(run.code).toBe(0);
-    torn += (await tornRecords()).torn;
+    notWhole.push(...(await readAll()).notWhole);
     strayAfterKill += await strayItems(table.client, table.tableName);
   }
   console.log(
-    `import-crash: ${killed} of ${delays.length} runs killed, ${torn} torn records after them, ${strayAfterKill} stray items seen`,
+    `import-crash: ${killed} of ${delays.length} runs killed, ${notWhole.length} records not whole after them, ${strayAfterKill} stray items seen`,
   );
-  expect(torn).toBe(0);
+  expect(notWhole).toEqual([]);
   // The kills landed mid-write: children written whose head was not (yet) flipped, or old ones
   // not yet deleted.
   expect(killed).toBeGreaterThanOrEqual(delays.length / 2);
@@ -146,7 +149,6 @@ test('killed at any instant, every record still reads whole; a re-run completes 
   const final = await runImport(files.B);
   expect(final.code).toBe(0);
   expect(final.output).toContain(`Imported 52 records (40 transactions, 12 customers), deleted 8`);
-  const after = await tornRecords();
-  expect(after).toEqual({ torn: 0, versions: { A: 0, B: 52, gone: 8 } });
+  expect(await readAll()).toEqual({ notWhole: [], versions: { A: 0, B: 52, gone: 8 } });
   expect(await strayItems(table.client, table.tableName)).toBe(0);
-}, 120_000);
+}, 240_000);

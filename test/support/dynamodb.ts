@@ -12,6 +12,8 @@ export async function startTestTable(tableName = 'test-table') {
     region: 'us-east-1',
     endpoint: ddb.endpoint,
     credentials: TEST_CREDENTIALS,
+    // The tests' own setup and checks: patient, as the import command is, on a loaded machine.
+    requestTimeoutMs: 10_000,
   });
   return {
     endpoint: ddb.endpoint,
