@@ -53,7 +53,7 @@ export function childVersion(entity: Entity, sk: string): string | undefined {
 
 /**
  * Versions are fixed-width strings that sort as they were made: milliseconds since 1970 in
- * base 36 (9 digits: good until the year 5138), then 6 random base-36 digits so that two
+ * base 36 (9 digits: good until about the year 5188), then 6 random base-36 digits so that two
  * importers never make the same one. `after` gives one greater than a version already stored,
  * whatever this machine's clock says.
  */
