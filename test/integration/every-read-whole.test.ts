@@ -7,12 +7,9 @@ import { jest } from '@jest/globals';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseExactJson } from '../../functions/shared/json';
-import type { ApiHandler } from '../../functions/shared/http';
 import { importFile, type ImportOptions } from '../../import/importer';
-import { functionEnv, startTestTable } from '../support/dynamodb';
-import { apiEvent, lambdaContext } from '../support/events';
-import { quietRequestLogs } from '../support/logs';
+import { startTestTable } from '../support/dynamodb';
+import { startReaders, type Entity } from '../support/readers';
 import {
   customerLine,
   strayItems,
@@ -22,19 +19,14 @@ import {
 } from '../support/versions';
 
 let table: Awaited<ReturnType<typeof startTestTable>>;
-let handlers: Record<'transaction' | 'customer', ApiHandler>;
+let readers: Awaited<ReturnType<typeof startReaders>>;
 let runtimeClient: { send: (...args: never[]) => unknown };
 const dir = mkdtempSync(join(tmpdir(), 'whole-'));
 let files = 0;
 
 beforeAll(async () => {
-  quietRequestLogs();
   table = await startTestTable();
-  functionEnv(table.endpoint, table.tableName);
-  handlers = {
-    transaction: (await import('../../functions/get-transaction')).handler,
-    customer: (await import('../../functions/get-customer')).handler,
-  };
+  readers = await startReaders(table.endpoint, table.tableName);
   runtimeClient = (await import('../../functions/shared/runtime')).runtime.client as never;
 }, 90_000);
 afterAll(async () => table?.stop());
@@ -50,22 +42,7 @@ async function importLines(lines: string[], options: Partial<ImportOptions> = {}
   });
 }
 
-type Entity = 'transaction' | 'customer';
-
-/** 503s seen: DynamoDB Local too slow to answer on a loaded machine; asked again, as a client would. */
-let unavailable = 0;
-
-async function get(entity: Entity, id: number) {
-  const param = entity === 'transaction' ? 'transaction_id' : 'customer_id';
-  const event = apiEvent(`GET /${entity}s/{${param}}`, { [param]: String(id) });
-  let result = await handlers[entity](event, lambdaContext);
-  for (let retry = 0; result.statusCode === 503 && retry < 5; retry += 1) {
-    unavailable += 1;
-    result = await handlers[entity](event, lambdaContext);
-  }
-  const body = parseExactJson(result.body) as { data: Record<string, unknown> };
-  return { status: result.statusCode, data: body.data };
-}
+const get = (entity: Entity, id: number) => readers.get(entity, id);
 
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
 
@@ -101,7 +78,7 @@ test('readers never see a torn record while records are re-imported both ways an
   };
   const send = jest.spyOn(runtimeClient, 'send');
   let writing = true;
-  const readers = Array.from({ length: 6 }, async (_, k) => {
+  const loops = Array.from({ length: 6 }, async (_, k) => {
     for (let i = k; writing; i += 7) {
       const [entity, id] = targets[i % targets.length]!;
       const r = await get(entity, id);
@@ -121,12 +98,12 @@ test('readers never see a torn record while records are re-imported both ways an
     for (const v of ['B', 'A', 'B', 'A'] as Version[]) await importLines(file(v));
   } finally {
     writing = false;
-    await Promise.all(readers);
+    await Promise.all(loops);
   }
   const requests = send.mock.calls.length;
   send.mockRestore();
   console.log(
-    `every-read-whole: ${seen.reads} GETs, ${seen.torn} torn, ${seen.errors} errors (${unavailable} 503s asked again); A ${seen.A}, B ${seen.B}, deleted ${seen.gone}; ${requests - seen.reads} second reads`,
+    `every-read-whole: ${seen.reads} GETs, ${seen.torn} torn, ${seen.errors} errors (${readers.counts.unavailable} 503s asked again); A ${seen.A}, B ${seen.B}, deleted ${seen.gone}; ${requests - seen.reads} second reads`,
   );
   expect(seen).toMatchObject({ torn: 0, errors: 0, unexpected404: 0 });
   // The readers ran across the changes: both versions and the deletions were seen.

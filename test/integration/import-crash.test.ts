@@ -9,12 +9,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseExactJson } from '../../functions/shared/json';
-import type { ApiHandler } from '../../functions/shared/http';
 import { importFile } from '../../import/importer';
-import { functionEnv, startTestTable, TEST_CREDENTIALS } from '../support/dynamodb';
-import { apiEvent, lambdaContext } from '../support/events';
-import { quietRequestLogs } from '../support/logs';
+import { startTestTable, TEST_CREDENTIALS } from '../support/dynamodb';
+import { startReaders, type Entity } from '../support/readers';
 import {
   customerLine,
   strayItems,
@@ -26,16 +23,11 @@ import {
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'import-crash-'));
 let table: Awaited<ReturnType<typeof startTestTable>>;
-let handlers: Record<'transaction' | 'customer', ApiHandler>;
+let readers: Awaited<ReturnType<typeof startReaders>>;
 
 beforeAll(async () => {
-  quietRequestLogs();
   table = await startTestTable();
-  functionEnv(table.endpoint, table.tableName);
-  handlers = {
-    transaction: (await import('../../functions/get-transaction')).handler,
-    customer: (await import('../../functions/get-customer')).handler,
-  };
+  readers = await startReaders(table.endpoint, table.tableName);
 }, 90_000);
 afterAll(async () => table?.stop());
 
@@ -85,11 +77,8 @@ function runImport(path: string, killAfterMs?: number) {
   );
 }
 
-type Entity = 'transaction' | 'customer';
-
 /**
- * Reads every record through the handlers: what was not whole (a mix, or a 500), by record. A
- * 503 (DynamoDB Local slow to answer on a loaded machine) is asked again, as a client would.
+ * Reads every record through the handlers: what was not whole (a mix, or an error), by record.
  */
 async function readAll(): Promise<{ notWhole: string[]; versions: Record<string, number> }> {
   const versions: Record<string, number> = { A: 0, B: 0, gone: 0 };
@@ -100,19 +89,14 @@ async function readAll(): Promise<{ notWhole: string[]; versions: Record<string,
     ...DELETED.map((id): [Entity, number] => ['transaction', id]),
   ];
   const read = async ([entity, id]: [Entity, number]) => {
-    const param = entity === 'transaction' ? 'transaction_id' : 'customer_id';
-    const event = apiEvent(`GET /${entity}s/{${param}}`, { [param]: String(id) });
-    let result = await handlers[entity](event, lambdaContext);
-    for (let retry = 0; result.statusCode === 503 && retry < 5; retry += 1)
-      result = await handlers[entity](event, lambdaContext);
-    if (result.statusCode === 404 && DELETED.includes(id)) {
+    const { status, data } = await readers.get(entity, id);
+    if (status === 404 && DELETED.includes(id)) {
       versions.gone! += 1;
       return;
     }
-    const data = (parseExactJson(result.body) as { data: Record<string, unknown> }).data;
-    const v = result.statusCode === 200 ? versionOf(entity, data) : undefined;
+    const v = status === 200 ? versionOf(entity, data) : undefined;
     if (v) versions[v]! += 1;
-    else notWhole.push(`${entity} ${id}: ${result.statusCode}`);
+    else notWhole.push(`${entity} ${id}: ${status}`);
   };
   for (let i = 0; i < targets.length; i += 10)
     await Promise.all(targets.slice(i, i + 10).map(read));
