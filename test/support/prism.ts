@@ -43,9 +43,9 @@ export async function startPrism(
       String(port),
       '--cors=false',
       '--errors=false',
-      // Requests are not what is checked (the tests send malformed ones on purpose), and Prism's
-      // request validation crashes the whole process on a malformed percent-encoding (`%FF`).
-      '--validate-request=false',
+      // Requests are not what the proxy checks (the tests send malformed ones on purpose), and
+      // Prism's request validation crashes the whole process on a malformed percent-encoding.
+      ...(options.upstream ? ['--validate-request=false'] : []),
       '--verboseLevel=warn',
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
