@@ -14,6 +14,7 @@ import type { Jwks } from 'aws-jwt-verify/jwk';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
 import { parse as parseYaml } from 'yaml';
 import { routes as deployedRoutes, type Route } from '../lib/routes';
+import { DOCS_ASSETS, DOCS_PATH, docsPage } from './docs';
 import { LOCALHOST } from './net';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -59,7 +60,10 @@ export interface GatewayOptions {
   log?: (line: string) => void;
   /** Function errors (as Lambda would log them); defaults to stderr. */
   errorLog?: (line: string) => void;
-  /** Served without a token as GET /openapi.json (local only); false = not served. */
+  /**
+   * Served without a token as GET /openapi.json, with interactive docs at GET /docs (local
+   * only); false = neither.
+   */
   openApiFile?: string | false;
   /** The Lambda function timeout (10 s deployed): a slower invocation is answered with a 500. */
   functionTimeoutMs?: number;
@@ -290,6 +294,29 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
             ...common,
           },
           method === 'HEAD' ? '' : text,
+        );
+        return;
+      }
+      if (
+        openApiFile &&
+        (rawPath === DOCS_PATH || rawPath in DOCS_ASSETS) &&
+        (method === 'GET' || method === 'HEAD')
+      ) {
+        // Not API routes: the docs page and its files, with headers of their own types.
+        routeKey = `${method} ${rawPath}`;
+        const asset = DOCS_ASSETS[rawPath];
+        const body = asset ? await readFile(asset.file) : await docsPage({ kind: 'local' });
+        status = 200;
+        send(
+          res,
+          status,
+          {
+            'content-type': asset ? asset.contentType : 'text/html; charset=utf-8',
+            'cache-control': 'no-store',
+            'x-content-type-options': 'nosniff',
+            ...common,
+          },
+          method === 'HEAD' ? '' : body,
         );
         return;
       }

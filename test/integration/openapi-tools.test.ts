@@ -83,7 +83,10 @@ describe('Prism', () => {
       startPrism(),
       startPrism({ upstream: `http://${LOCALHOST}:${port}` }),
     ]);
-    [mock, proxy] = started.map((s) => (s.status === 'fulfilled' ? s.value : undefined!));
+    [mock, proxy] = started.map((s) => (s.status === 'fulfilled' ? s.value : undefined)) as [
+      Prism,
+      Prism,
+    ];
     const failed = started.find((s) => s.status === 'rejected');
     if (failed) throw failed.reason;
   }, 90_000);
