@@ -62,7 +62,7 @@ describe('the document', () => {
     expect(document.openapi).toBe('3.1.0');
   });
 
-  test('documents every status of SPEC 4 on each route (and API Gateway\'s 429), with the headers of SPEC 4', () => {
+  test("documents every status of SPEC 4 on each route (and API Gateway's 429), with the headers of SPEC 4", () => {
     const statuses = (path: string) =>
       Object.keys((document.paths[path]!.get as { responses: object }).responses).sort();
     expect(statuses('/transactions/{transaction_id}')).toEqual([
