@@ -452,3 +452,20 @@ test('GET /openapi.json serves the contract without a token; it is no route of t
   expect(calls).toHaveLength(0);
   expect(routes.concat(deployedRoutes).some((r) => r.path === '/openapi.json')).toBe(false);
 });
+
+test('GET /docs serves the docs page and its files from node_modules without a token', async () => {
+  const page = await fetch(`${gateway.url}/docs`);
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  expect(await page.text()).toContain('npm run --silent token -- teller@example.com');
+  for (const [path, type] of [
+    ['/docs/swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+    ['/docs/swagger-ui.css', 'text/css; charset=utf-8'],
+  ]) {
+    const res = await fetch(`${gateway.url}${path}`);
+    expect([path, res.status, res.headers.get('content-type')]).toEqual([path, 200, type]);
+    expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+  }
+  expect((await fetch(`${gateway.url}/docs/other.js`)).status).toBe(404);
+  expect(calls).toHaveLength(0);
+});
