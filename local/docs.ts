@@ -2,8 +2,8 @@
  * Interactive API docs: Swagger UI (swagger-ui-dist, from node_modules: no CDN, works offline)
  * over openapi.yaml. The local gateway serves it at /docs, where "Try it out" calls the local
  * stack on the same origin; `npm run docs` writes the same page as one self-contained HTML file
- * (UI and contract inlined) to publish beside a deployment. Swagger UI has the smallest
- * standalone bundle of the UIs that can call an API from the page (about 1.9 MB with its CSS).
+ * (UI and contract inlined) to publish beside a deployment. Swagger UI: it can call the API from
+ * the page, and its standalone bundle (about 1.9 MB with its CSS) needs nothing else.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -38,7 +38,7 @@ const LOCAL_HELP = `
   <pre>npm run --silent token -- teller@example.com       # any signed-in user: transactions
 npm run --silent token -- compliance@example.com   # in customer-readers: customers too</pre>
   <p>then <em>Authorize</em>, paste the token (without <code>Bearer</code>), and on an operation
-  <em>Execute</em>. Tokens expire after an hour.</p>`;
+  <em>Execute</em>. When a token expires, get another.</p>`;
 
 const PUBLISHED_HELP = `
   <p><strong>Calling a deployment</strong> needs a Cognito access token of its user pool, issued

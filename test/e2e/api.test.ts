@@ -4,9 +4,10 @@
  * row of SPEC section 4 on both routes. Calls are made with the typed client a user would use
  * (openapi-fetch over the types generated from openapi.yaml), through a Stoplight Prism
  * validating proxy; each response is validated against openapi.yaml twice, by the project's Ajv
- * validator (test/support/contract.ts) and by Prism, and neither may find a fault. Meanwhile every log line of the run (the gateway's request log, the
- * functions' stdout, anything on stderr or the console) is captured, and the last test checks
- * that none of it carries personal data, tokens or presigned URLs (SPEC 4).
+ * validator (test/support/contract.ts) and by Prism, and neither may find a fault. Meanwhile
+ * every log line of the run (the gateway's request log, the functions' stdout, anything on
+ * stderr or the console) is captured, and the last test checks that none of it carries personal
+ * data, tokens or presigned URLs (SPEC 4).
  */
 import { jest } from '@jest/globals';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { join } from 'node:path';
 import { CreateUserPoolClientCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
-import createClient from 'openapi-fetch';
+import createClient, { type Client } from 'openapi-fetch';
 import { cognitoClient, DEMO_PASSWORD, signIn } from '../../local/cognito';
 import { importHandler, OPENAPI_PATH } from '../../local/gateway';
 import { freePort, LOCALHOST } from '../../local/net';
@@ -130,6 +131,8 @@ let dataDir: string;
 let stack: LocalStack;
 let proxy: FaultProxy;
 let prism: Prism;
+/** The typed client, through Prism (see checkingFetch). */
+let api: Client<paths>;
 const tokens: Record<string, string> = {};
 /** Every token, URL and body the run saw: none may show up in a log line. */
 const secrets = new Set<string>();
@@ -160,6 +163,7 @@ beforeAll(async () => {
   });
   proxy.setUpstream(stack.dynamoDbEndpoint);
   prism = await prismStarted;
+  api = createClient<paths>({ baseUrl: prism.url, fetch: checkingFetch });
 
   // A corrupt record of each kind, holding personal data.
   const client = createDocumentClient({
@@ -251,36 +255,33 @@ let checkedResponses = 0;
 const problemCount = { ajv: 0, prism: 0 };
 
 /**
- * The typed client, through Prism. Every response is checked against the contract on arrival;
- * bodies and presigned URLs of 200s become secrets, which no log line may hold.
+ * The typed client's fetch: every response is checked against the contract on arrival; bodies
+ * and presigned URLs of 200s become secrets, which no log line may hold.
  */
-const api = createClient<paths>({
-  baseUrl: 'http://prism.invalid', // replaced per call below, once Prism listens
-  fetch: async (request: Request) => {
-    const url = new URL(request.url);
-    const response = await fetch(new Request(`${prism.url}${url.pathname}${url.search}`, request));
-    const body = await response.clone().text();
-    const observed = { status: response.status, headers: response.headers, body };
-    if (String(response.headers.get('content-type')).includes('charset')) functionResponses += 1;
-    if (response.status === 200) {
-      secrets.add(body);
-      for (const match of body.matchAll(/"(https?:\/\/[^"]+)"/g)) {
-        secrets.add(match[1]!);
-        secrets.add(new URL(match[1]!).searchParams.get('X-Amz-Signature')!);
-      }
+async function checkingFetch(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const response = await fetch(request);
+  const body = await response.clone().text();
+  const observed = { status: response.status, headers: response.headers, body };
+  if (String(response.headers.get('content-type')).includes('charset')) functionResponses += 1;
+  if (response.status === 200) {
+    secrets.add(body);
+    for (const match of body.matchAll(/"(https?:\/\/[^"]+)"/g)) {
+      secrets.add(match[1]!);
+      secrets.add(new URL(match[1]!).searchParams.get('X-Amz-Signature')!);
     }
-    const checked = {
-      body,
-      contractProblems: contract.validate(request.method, url.pathname, observed),
-      prismViolations: responseViolations(response.headers),
-    };
-    checks.set(response, checked);
-    checkedResponses += 1;
-    problemCount.ajv += checked.contractProblems.length;
-    problemCount.prism += checked.prismViolations.length;
-    return response;
-  },
-});
+  }
+  const checked = {
+    body,
+    contractProblems: contract.validate(request.method, url.pathname, observed),
+    prismViolations: responseViolations(response.headers),
+  };
+  checks.set(response, checked);
+  checkedResponses += 1;
+  problemCount.ajv += checked.contractProblems.length;
+  problemCount.prism += checked.prismViolations.length;
+  return response;
+}
 
 /** Ajv and Prism agree that the response keeps the contract; returns its text. */
 function conforming(response: Response): string {
