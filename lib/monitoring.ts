@@ -16,6 +16,7 @@ import {
   SnsAlarmActionStrategy,
 } from 'cdk-monitoring-constructs';
 import { Construct } from 'constructs';
+import { ApiFunction } from './api-function';
 import type { Route } from './routes';
 
 /**
@@ -50,11 +51,11 @@ export const THRESHOLDS = {
   /** Any throttled invocation: the stage's 50 requests/s cannot reach the account's concurrency. */
   functionThrottlesAbove: 0,
   /**
-   * Slowest invocation above 8 s of the 10 s timeout (80 %): the handlers give DynamoDB about
+   * Slowest invocation above 80 % of the timeout (8 of 10 s): the handlers give DynamoDB about
    * 3.5 s before they answer 503, so 8 s means something hangs past that budget and the next
    * such request may end in a timeout (a bare 500).
    */
-  durationNearTimeout: Duration.seconds(8),
+  durationNearTimeout: Duration.millis(ApiFunction.TIMEOUT.toMilliseconds() * 0.8),
   /**
    * Any throttled read, any DynamoDB system error. The functions retry both, so callers may not
    * have noticed yet; these are the early warning before 503s.
@@ -227,7 +228,8 @@ export class Monitoring extends Construct {
             ...notBreaching,
             alarmDescriptionOverride:
               `An invocation of ${route.id} ran over ${t.durationNearTimeout.toSeconds()} s of ` +
-              'its 10 s timeout; past it callers get a bare 500. First look: X-Ray traces of ' +
+              `its ${ApiFunction.TIMEOUT.toSeconds()} s timeout; past it callers get a bare 500. ` +
+              'First look: X-Ray traces of ' +
               'the slow requests (DynamoDB call or S3 presigning), then DynamoDB latency.',
           },
         },
@@ -336,10 +338,5 @@ export class Monitoring extends Construct {
         },
       ],
     });
-  }
-
-  /** Every alarm created, for tests and for anyone wiring more actions. */
-  get alarms() {
-    return this.facade.createdAlarms();
   }
 }

@@ -3,6 +3,7 @@
  * where every promise must hold, and against a second gateway in front of the same handlers made
  * to break one promise, where the smoke must fail naming it. Never a token in the output.
  */
+import { jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,16 @@ let stack: LocalStack;
 let broken: Gateway;
 const tokens = { user: '', reader: '' };
 
+/** The functions' own log lines (one per request, on stdout), kept out of the test report. */
+const functionLines: string[] = [];
+
 beforeAll(async () => {
+  const write = process.stdout.write.bind(process.stdout);
+  jest.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array) => {
+    const text = String(chunk);
+    if (text.startsWith('{"timestamp"')) return functionLines.push(text) > 0;
+    return write(chunk);
+  }) as typeof process.stdout.write);
   dataDir = mkdtempSync(join(tmpdir(), 'smoke-test-'));
   stack = await startLocalStack({ port: 0, dataDir, inMemory: true, log: () => undefined });
   tokens.user = await stack.tokenFor('teller@example.com');
@@ -47,6 +57,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  jest.restoreAllMocks();
   await broken?.stop();
   await stack?.stop();
   rmSync(dataDir, { recursive: true, force: true });
@@ -83,6 +94,14 @@ test('every promise holds on the local stack, the known demo records included', 
   // Not vacuous: the authorizer's 401s, the functions' 400/403/404 and the three known reads.
   expect(kept).toHaveLength(4 + 6 + 1 + 3);
   expect(kept.join('\n')).toMatch(/401[\s\S]*400[\s\S]*404[\s\S]*403[\s\S]*200/);
+  // The smoke's requests are followed like any other: both ids on every function line.
+  expect(functionLines.length).toBeGreaterThanOrEqual(10);
+  for (const line of functionLines) {
+    expect(JSON.parse(line)).toMatchObject({
+      requestId: expect.any(String),
+      apiRequestId: expect.any(String),
+    });
+  }
 });
 
 test('a gateway that drops X-Content-Type-Options fails the smoke, naming that promise', async () => {
