@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { STACK_NAME } from '../../lib/app';
 import { routes } from '../../lib/routes';
 import { PROJECT_ROOT } from '../../lib/stack';
+import { DISPOSABLE_DEV_CONTEXT } from './synth';
 
 function run(
   command: string,
@@ -91,14 +92,10 @@ test('`npx cdk synth` succeeds offline without AWS credentials and emits the sta
 test('`npx cdk synth -c stage=dev -c disposable=true -c alarmEmail=...` synthesizes the dev stack offline', async () => {
   const outdir = mkdtempSync(join(tmpdir(), 'cdk-cli-'));
   try {
-    const result = await offlineSynth(outdir, [
-      '-c',
-      'stage=dev',
-      '-c',
-      'disposable=true',
-      '-c',
-      'alarmEmail=ops@example.com',
-    ]);
+    const result = await offlineSynth(
+      outdir,
+      Object.entries(DISPOSABLE_DEV_CONTEXT).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
+    );
     expect({ code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({
       code: 0,
       stderr: '',

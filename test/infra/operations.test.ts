@@ -16,15 +16,14 @@ import {
   type CfnTemplate,
   type Json,
   type Synthesized,
+  DISPOSABLE_DEV_CONTEXT,
 } from './synth';
 
 let prod: Synthesized;
 let dev: Synthesized;
 beforeAll(() => {
   prod = synthesize();
-  dev = synthesize({
-    context: { stage: 'dev', disposable: 'true', alarmEmail: 'ops@example.com' },
-  });
+  dev = synthesize({ context: DISPOSABLE_DEV_CONTEXT });
 });
 afterAll(() => {
   prod?.cleanup();
