@@ -46,11 +46,11 @@ async function signIn(who: 'SMOKE' | 'SMOKE_READER'): Promise<string> {
     env.AWS_REGION ||
     /\.execute-api\.([a-z0-9-]+)\.amazonaws\.com/.exec(apiUrl!)?.[1] ||
     usage("set SMOKE_REGION (the user pool's region)");
-  // InitiateAuth needs no AWS credentials: the password is the credential.
+  // InitiateAuth is an unsigned call (the SDK resolves no AWS credentials for it): the
+  // password is the credential.
   const client = new CognitoIdentityProviderClient({
     region,
     ...(env.SMOKE_COGNITO_ENDPOINT ? { endpoint: env.SMOKE_COGNITO_ENDPOINT } : {}),
-    credentials: { accessKeyId: 'unused', secretAccessKey: 'unused' },
   });
   try {
     const result = await client.send(
