@@ -14,6 +14,7 @@ import type { Jwks } from 'aws-jwt-verify/jwk';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
 import { parse as parseYaml } from 'yaml';
 import { routes as deployedRoutes, type Route } from '../lib/routes';
+import { DOCS_ASSETS, DOCS_PATH, docsPage } from './docs';
 import { LOCALHOST } from './net';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -59,7 +60,10 @@ export interface GatewayOptions {
   log?: (line: string) => void;
   /** Function errors (as Lambda would log them); defaults to stderr. */
   errorLog?: (line: string) => void;
-  /** Served without a token as GET /openapi.json (local only); false = not served. */
+  /**
+   * Served without a token as GET /openapi.json, with interactive docs at GET /docs (local
+   * only); false = neither.
+   */
   openApiFile?: string | false;
   /** The Lambda function timeout (10 s deployed): a slower invocation is answered with a 500. */
   functionTimeoutMs?: number;
@@ -269,6 +273,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const common = { 'apigw-requestid': requestId };
     let routeKey = '-';
     let status = 500;
+    /** The Lambda request id of the invocation, as the deployed access log's integrationRequestId. */
+    let integrationRequestId: string | undefined;
     try {
       if (openApiFile && rawPath === OPENAPI_PATH && (method === 'GET' || method === 'HEAD')) {
         // Not a route of the deployed API: a convenience of the local stack, needing no token.
@@ -290,6 +296,29 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
             ...common,
           },
           method === 'HEAD' ? '' : text,
+        );
+        return;
+      }
+      if (
+        openApiFile &&
+        (rawPath === DOCS_PATH || rawPath in DOCS_ASSETS) &&
+        (method === 'GET' || method === 'HEAD')
+      ) {
+        // Not API routes: the docs page and its files, with headers of their own types.
+        routeKey = `${method} ${rawPath}`;
+        const asset = DOCS_ASSETS[rawPath];
+        const body = asset ? await readFile(asset.file) : await docsPage({ kind: 'local' });
+        status = 200;
+        send(
+          res,
+          status,
+          {
+            'content-type': asset ? asset.contentType : 'text/html; charset=utf-8',
+            'cache-control': 'no-store',
+            'x-content-type-options': 'nosniff',
+            ...common,
+          },
+          method === 'HEAD' ? '' : body,
         );
         return;
       }
@@ -404,7 +433,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         functionVersion: '$LATEST',
         invokedFunctionArn: `arn:aws:lambda:${region}:${accountId}:function:${functionName}`,
         memoryLimitInMB: '512', // as lib/api-function.ts deploys it
-        awsRequestId: randomUUID(),
+        awsRequestId: (integrationRequestId = randomUUID()),
         logGroupName: `/aws/lambda/${functionName}`,
         logStreamName: `${day}/[$LATEST]${randomBytes(16).toString('hex')}`,
         getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
@@ -431,10 +460,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       } catch (error) {
         // Like a Lambda function error: the caller sees API Gateway's 500, the log the error.
         const e = error instanceof Error ? error : new Error(String(error));
+        // As Lambda's JSON log format writes an uncaught error: the Lambda request id.
         errorLog(
           JSON.stringify({
             level: 'ERROR',
-            requestId,
+            requestId: context.awsRequestId,
+            apiRequestId: requestId,
             routeKey,
             errorType: e.name,
             errorMessage: e.message,
@@ -452,6 +483,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
           JSON.stringify({
             level: 'ERROR',
             requestId,
+            integrationRequestId,
             routeKey,
             message: 'malformed Lambda response',
           }),
@@ -475,7 +507,18 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       if (!res.headersSent) jsonMessage(res, status, 'Internal Server Error', common);
       else res.end();
     } finally {
-      log(JSON.stringify({ requestId, method, routeKey, status, latencyMs: Date.now() - started }));
+      // The access log: API Gateway's request id, and the Lambda request id when a function ran
+      // (lib/api.ts ACCESS_LOG_FIELDS has both under the same names).
+      log(
+        JSON.stringify({
+          requestId,
+          method,
+          routeKey,
+          status,
+          latencyMs: Date.now() - started,
+          ...(integrationRequestId ? { integrationRequestId } : {}),
+        }),
+      );
     }
   };
 

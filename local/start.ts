@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { relative, resolve } from 'node:path';
 import { CUSTOMER_READERS_GROUP, DEMO_USERS } from './cognito';
+import { DOCS_PATH } from './docs';
 import { PROJECT_ROOT } from './gateway';
 import { startLocalStack, type LocalStack } from './stack';
 
@@ -129,6 +130,7 @@ console.log(`
 Local stack ready in ${seconds} s${seeded}
 
   API              ${api}
+  API docs         ${api}${DOCS_PATH}  (try it in a browser, with a token from the command below)
   DynamoDB Local   ${stack.dynamoDbEndpoint}  (table ${stack.tableName})
   Cognito (local)  ${stack.cognito.endpoint}  (user pool ${stack.cognito.userPoolId}, app client ${stack.cognito.clientId})
   S3 (local)       ${stack.s3Endpoint}  (bucket ${stack.bucketName})

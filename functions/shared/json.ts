@@ -41,3 +41,18 @@ export function stringifyExactJson(value: unknown): string {
     typeof v === 'bigint' ? JSON.rawJSON(v.toString()) : v,
   );
 }
+
+/**
+ * The type a value has once stringifyExactJson wrote it and a client parsed it: each bigint a
+ * JSON number (a bigint literal type such as `0n | 1n` its number literal), the rest alike.
+ * The typed client's record types are compared with the handlers' records through it.
+ */
+export type AsJson<T> = T extends bigint
+  ? `${T}` extends `${infer N extends number}`
+    ? N
+    : number
+  : T extends readonly (infer E)[]
+    ? AsJson<E>[]
+    : T extends object
+      ? { [K in keyof T]: AsJson<T[K]> }
+      : T;

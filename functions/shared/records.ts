@@ -20,11 +20,14 @@ export interface CodedValue {
   description: string;
 }
 
+/** 0 or 1. */
+export type Flag = 0n | 1n;
+
 export interface CurrencyLine {
   id: bigint;
   currency: string;
-  edit_enabled: bigint;
-  delete_enabled: bigint;
+  edit_enabled: Flag;
+  delete_enabled: Flag;
   rate: string;
   exchange_amount: string;
   receive_amount: string;

@@ -1,10 +1,13 @@
 /**
  * End to end over HTTP, against the whole local stack (startLocalStack: DynamoDB Local, the local
  * Cognito and S3, the gateway with its JWT authorizer in front of the deployed handlers): every
- * row of SPEC section 4 on both routes, each response validated against openapi.yaml by
- * test/support/contract.ts. Meanwhile every log line of the run (the gateway's request log, the
- * functions' stdout, anything on stderr or the console) is captured, and the last test checks
- * that none of it carries personal data, tokens or presigned URLs (SPEC 4).
+ * row of SPEC section 4 on both routes. Calls are made with the typed client a user would use
+ * (openapi-fetch over the types generated from openapi.yaml), through a Stoplight Prism
+ * validating proxy; each response is validated against openapi.yaml twice, by the project's Ajv
+ * validator (test/support/contract.ts) and by Prism, and neither may find a fault. Meanwhile
+ * every log line of the run (the gateway's request log, the functions' stdout, anything on
+ * stderr or the console) is captured, and the last test checks that none of it carries personal
+ * data, tokens or presigned URLs (SPEC 4).
  */
 import { jest } from '@jest/globals';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,13 +16,17 @@ import { join } from 'node:path';
 import { CreateUserPoolClientCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
+import createClient, { type Client } from 'openapi-fetch';
 import { cognitoClient, DEMO_PASSWORD, signIn } from '../../local/cognito';
 import { importHandler, OPENAPI_PATH } from '../../local/gateway';
+import { freePort, LOCALHOST } from '../../local/net';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { createDocumentClient } from '../../functions/shared/table';
 import { customer, line, sparseCustomer, transaction } from '../fixtures';
 import { createContract, loadOpenApi, observe } from '../support/contract';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
+import type { paths } from '../support/openapi-types';
+import { responseViolations, startPrism, type Prism, type Violation } from '../support/prism';
 import {
   accessClaims,
   claimsOf,
@@ -123,6 +130,9 @@ function restoreProcessOutput(): void {
 let dataDir: string;
 let stack: LocalStack;
 let proxy: FaultProxy;
+let prism: Prism;
+/** The typed client, through Prism (see checkingFetch). */
+let api: Client<paths>;
 const tokens: Record<string, string> = {};
 /** Every token, URL and body the run saw: none may show up in a log line. */
 const secrets = new Set<string>();
@@ -136,8 +146,11 @@ beforeAll(async () => {
   // The functions reach DynamoDB through a proxy that can fail on demand (for the 503 row).
   proxy = await startFaultProxy();
   captureProcessOutput();
+  // Prism starts beside the stack, in front of the port the gateway is about to take.
+  const apiPort = await freePort();
+  const prismStarted = startPrism({ upstream: `http://${LOCALHOST}:${apiPort}` });
   stack = await startLocalStack({
-    port: 0,
+    port: apiPort,
     dataDir,
     inMemory: true,
     seedFile,
@@ -149,6 +162,8 @@ beforeAll(async () => {
     },
   });
   proxy.setUpstream(stack.dynamoDbEndpoint);
+  prism = await prismStarted;
+  api = createClient<paths>({ baseUrl: prism.url, fetch: checkingFetch });
 
   // A corrupt record of each kind, holding personal data.
   const client = createDocumentClient({
@@ -219,27 +234,96 @@ beforeAll(async () => {
 
 afterAll(async () => {
   restoreProcessOutput();
+  process.stdout.write(
+    `responses checked by Ajv and by Prism: ${checkedResponses}; contract problems found by Ajv: ${problemCount.ajv}, by Prism: ${problemCount.prism}\n`,
+  );
+  await prism?.stop();
   await stack?.stop();
   await proxy?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** GET over HTTP, validated against the contract; bodies and presigned URLs become secrets. */
-async function call(path: string, token?: string, authorization?: string) {
-  const headers: Record<string, string> = {};
-  if (authorization !== undefined) headers.authorization = authorization;
-  else if (token !== undefined) headers.authorization = `Bearer ${token}`;
-  const response = await observe(`${stack.apiUrl}${path}`, { headers });
-  expect(contract.validate('GET', path, response)).toEqual([]);
+interface Checked {
+  body: string;
+  contractProblems: string[];
+  prismViolations: Violation[];
+}
+/** What each response was found to be, by Ajv and by Prism (keyed by openapi-fetch's Response). */
+const checks = new WeakMap<Response, Checked>();
+/** How many responses both checked (to show that the checks did not pass vacuously). */
+let checkedResponses = 0;
+const problemCount = { ajv: 0, prism: 0 };
+
+/**
+ * The typed client's fetch: every response is checked against the contract on arrival; bodies
+ * and presigned URLs of 200s become secrets, which no log line may hold.
+ */
+async function checkingFetch(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const response = await fetch(request);
+  const body = await response.clone().text();
+  const observed = { status: response.status, headers: response.headers, body };
   if (String(response.headers.get('content-type')).includes('charset')) functionResponses += 1;
   if (response.status === 200) {
-    secrets.add(response.body);
-    for (const match of response.body.matchAll(/"(https?:\/\/[^"]+)"/g)) {
+    secrets.add(body);
+    for (const match of body.matchAll(/"(https?:\/\/[^"]+)"/g)) {
       secrets.add(match[1]!);
       secrets.add(new URL(match[1]!).searchParams.get('X-Amz-Signature')!);
     }
   }
-  return response as typeof response & { json: { message: string; data: unknown } };
+  const checked = {
+    body,
+    contractProblems: contract.validate(request.method, url.pathname, observed),
+    prismViolations: responseViolations(response.headers),
+  };
+  checks.set(response, checked);
+  checkedResponses += 1;
+  problemCount.ajv += checked.contractProblems.length;
+  problemCount.prism += checked.prismViolations.length;
+  return response;
+}
+
+/** Ajv and Prism agree that the response keeps the contract; returns its text. */
+function conforming(response: Response): string {
+  const checked = checks.get(response)!;
+  expect({ ajv: checked.contractProblems, prism: checked.prismViolations }).toEqual({
+    ajv: [],
+    prism: [],
+  });
+  return checked.body;
+}
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/**
+ * GET `path` with the typed client, ids placed as given: they are written as they go on the wire,
+ * some of them deliberately malformed percent-encodings.
+ */
+async function call(path: string, token?: string, authorization?: string) {
+  const headers: Record<string, string> = {};
+  if (authorization !== undefined) headers.authorization = authorization;
+  else if (token !== undefined) Object.assign(headers, bearer(token));
+  const [, base, id] = /^\/(transactions|customers)\/(.*)$/.exec(path)!;
+  const pathSerializer = (template: string) => template.replace(/\{[a-z_]+\}/, id!);
+  const { response } =
+    base === 'transactions'
+      ? await api.GET('/transactions/{transaction_id}', {
+          params: { path: { transaction_id: id! } },
+          headers,
+          pathSerializer,
+        })
+      : await api.GET('/customers/{customer_id}', {
+          params: { path: { customer_id: id! } },
+          headers,
+          pathSerializer,
+        });
+  const body = conforming(response);
+  return {
+    status: response.status,
+    headers: response.headers,
+    body,
+    json: JSON.parse(body) as { message: string; data: unknown },
+  };
 }
 
 const ROUTES = [
@@ -250,21 +334,30 @@ const ROUTES = [
 describe('SPEC 4, row by row, over HTTP (each response validated against openapi.yaml)', () => {
   test('200: a transaction for any signed-in user, with a signature URL that works', async () => {
     for (const token of [tokens.teller, tokens.compliance]) {
-      const res = await call('/transactions/1', token);
-      expect(res.status).toBe(200);
-      const data = res.json.data as { id: number; signature: string; attachment: string };
-      expect(data.id).toBe(1);
-      expect((await fetch(data.signature)).status).toBe(200);
+      // As a client writes it: the path, its parameter and the answer's fields are all typed.
+      const { data, error, response } = await api.GET('/transactions/{transaction_id}', {
+        params: { path: { transaction_id: '1' } },
+        headers: bearer(token!),
+      });
+      conforming(response);
+      expect([response.status, error]).toEqual([200, undefined]);
+      expect(data!.data.id).toBe(1);
+      expect(data!.data.transaction_currencies[0]!.rate).toMatch(/^[0-9]+\.[0-9]{5}$/);
+      expect((await fetch(data!.data.signature!)).status).toBe(200);
     }
     const nulls = await call('/transactions/2', tokens.teller);
     expect(nulls.json.data).toMatchObject({ signature: null, attachment: null });
   });
 
   test('200: a customer for customer-readers, with personal data, nulls and an ID photo URL', async () => {
-    const res = await call('/customers/1', tokens.compliance);
-    expect(res.status).toBe(200);
-    expect(res.json.data).toMatchObject({ id: 1, ...PERSON });
-    expect((await fetch((res.json.data as { id_photo: string }).id_photo)).status).toBe(200);
+    const { data, response } = await api.GET('/customers/{customer_id}', {
+      params: { path: { customer_id: '1' } },
+      headers: bearer(tokens.compliance!),
+    });
+    conforming(response);
+    expect(response.status).toBe(200);
+    expect(data!.data).toMatchObject({ id: 1, ...PERSON });
+    expect((await fetch(data!.data.id_photo!)).status).toBe(200);
     const nulls = await call('/customers/2', tokens.compliance);
     expect(nulls.json.data).toMatchObject({
       tin: null,
@@ -387,6 +480,11 @@ describe('SPEC 4, row by row, over HTTP (each response validated against openapi
   });
 });
 
+test('every response above was checked by Ajv and by Prism', () => {
+  expect(checkedResponses).toBeGreaterThan(150);
+  expect(problemCount).toEqual({ ajv: 0, prism: 0 });
+});
+
 // Last: it reads what every test above logged.
 test('no log line of the run holds personal data, a token, a presigned URL or a response body', () => {
   const personal = [
@@ -413,9 +511,25 @@ test('no log line of the run holds personal data, a token, a presigned URL or a 
   expect(functions).toHaveLength(functionResponses);
   for (const entry of functions) {
     expect(Object.keys(entry).sort()).toEqual(
-      expect.arrayContaining(['latencyMs', 'level', 'requestId', 'route', 'status', 'timestamp']),
+      expect.arrayContaining([
+        'apiRequestId',
+        'latencyMs',
+        'level',
+        'requestId',
+        'route',
+        'status',
+        'timestamp',
+      ]),
     );
   }
+  // SPEC 7: a request is followed from the access log to the function's line by either id.
+  const byLambdaId = new Map(functions.map((f) => [f.requestId, f]));
+  const invoked = gateway.filter((g) => g.integrationRequestId !== undefined);
+  expect(invoked.length).toBeGreaterThanOrEqual(functions.length);
+  for (const g of invoked.filter((x) => byLambdaId.has(x.integrationRequestId as string))) {
+    expect(byLambdaId.get(g.integrationRequestId as string)!.apiRequestId).toBe(g.requestId);
+  }
+  expect(functions.every((f) => invoked.some((g) => g.requestId === f.apiRequestId))).toBe(true);
   expect(functions.map((f) => f.status)).toEqual(
     expect.arrayContaining([200, 400, 401, 403, 404, 500, 503]),
   );

@@ -404,9 +404,16 @@ describe('routing and integration errors', () => {
     const requestId = res.headers.get('apigw-requestid');
     expect(requestId).toBeTruthy();
     const logged = errors.map(
-      (line) => JSON.parse(line) as { requestId: string; errorMessage: string },
+      (line) => JSON.parse(line) as { apiRequestId: string; errorMessage: string },
     );
-    expect(logged).toContainEqual(expect.objectContaining({ requestId, errorMessage: 'boom' }));
+    // As Lambda logs it: its own request id, plus API Gateway's so the access log leads here.
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        apiRequestId: requestId,
+        requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        errorMessage: 'boom',
+      }),
+    );
     expect(errors.join('\n')).not.toContain(token);
   });
 
@@ -418,19 +425,22 @@ describe('routing and integration errors', () => {
   });
 });
 
-test('one log line per request, without tokens or claims', async () => {
+test('one log line per request, with both request ids, without tokens or claims', async () => {
   const token = await cognito.tokenFor('compliance@example.com');
   requestLog.length = 0;
   await get('/things/1', { authorization: token });
   expect(requestLog).toHaveLength(1);
   const line = JSON.parse(requestLog[0]!) as Record<string, unknown>;
   expect(Object.keys(line).sort()).toEqual([
+    'integrationRequestId',
     'latencyMs',
     'method',
     'requestId',
     'routeKey',
     'status',
   ]);
+  // The Lambda request id the function saw (as the deployed access log's integrationRequestId).
+  expect(line.integrationRequestId).toBe(calls.at(-1)!.context.awsRequestId);
   expect(line).toMatchObject({ method: 'GET', routeKey: 'GET /things/{thing_id}', status: 200 });
   expect(requestLog[0]).not.toContain(token.split('.')[1]);
   expect(requestLog[0]).not.toContain('customer-readers');
@@ -451,4 +461,21 @@ test('GET /openapi.json serves the contract without a token; it is no route of t
   expect((await fetch(`${gateway.url}/openapi.json`, { method: 'POST' })).status).toBe(404);
   expect(calls).toHaveLength(0);
   expect(routes.concat(deployedRoutes).some((r) => r.path === '/openapi.json')).toBe(false);
+});
+
+test('GET /docs serves the docs page and its files from node_modules without a token', async () => {
+  const page = await fetch(`${gateway.url}/docs`);
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  expect(await page.text()).toContain('npm run --silent token -- teller@example.com');
+  for (const [path, type] of [
+    ['/docs/swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+    ['/docs/swagger-ui.css', 'text/css; charset=utf-8'],
+  ]) {
+    const res = await fetch(`${gateway.url}${path}`);
+    expect([path, res.status, res.headers.get('content-type')]).toEqual([path, 200, type]);
+    expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+  }
+  expect((await fetch(`${gateway.url}/docs/other.js`)).status).toBe(404);
+  expect(calls).toHaveLength(0);
 });

@@ -62,7 +62,7 @@ describe('the document', () => {
     expect(document.openapi).toBe('3.1.0');
   });
 
-  test('documents every status of SPEC 4 on each route, with the headers of SPEC 4', () => {
+  test("documents every status of SPEC 4 on each route (and API Gateway's 429), with the headers of SPEC 4", () => {
     const statuses = (path: string) =>
       Object.keys((document.paths[path]!.get as { responses: object }).responses).sort();
     expect(statuses('/transactions/{transaction_id}')).toEqual([
@@ -70,6 +70,7 @@ describe('the document', () => {
       '400',
       '401',
       '404',
+      '429',
       '500',
       '503',
     ]);
@@ -79,6 +80,7 @@ describe('the document', () => {
       '401',
       '403',
       '404',
+      '429',
       '500',
       '503',
     ]);
@@ -114,6 +116,20 @@ describe('the validator', () => {
       const ok = asObserved(respond(200, 'Ok', await apiForm(entity, record)));
       expect(contract.validate('GET', PATH[entity], ok)).toEqual([]);
     }
+    // Any key S3 can store, percent-encoded in the path; with a session token, as in Lambda.
+    const keys = ['signatures/a b#c?d%e+f=&é/日本語 (1).png', 'attachments/x'.padEnd(1024, 'y')];
+    for (const sessionToken of [undefined, 'IQoJb3JpZ2luX2VjE+/=token']) {
+      if (sessionToken) process.env.AWS_SESSION_TOKEN = sessionToken;
+      try {
+        for (const key of keys) {
+          const record = await apiForm('transaction', transaction({ signature: key }));
+          const ok = asObserved(respond(200, 'Ok', record));
+          expect(contract.validate('GET', PATH.transaction, ok)).toEqual([]);
+        }
+      } finally {
+        delete process.env.AWS_SESSION_TOKEN;
+      }
+    }
     const errors: [string, number, string, Record<string, string>?][] = [
       ['/transactions/0', 400, 'Invalid transaction id'],
       ['/customers/x', 400, 'Invalid customer id'],
@@ -128,7 +144,18 @@ describe('the validator', () => {
       expect(
         contract.validate('GET', path, asObserved(respond(status, message, null, headers))),
       ).toEqual([]);
-    // The authorizer's own 401.
+    // API Gateway's own answers: the authorizer's 401, the throttle's 429, a crashed function's 500.
+    for (const [status, message] of [
+      [429, 'Too Many Requests'],
+      [500, 'Internal Server Error'],
+    ] as const)
+      expect(
+        contract.validate('GET', '/transactions/1', {
+          status,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ message }),
+        }),
+      ).toEqual([]);
     expect(
       contract.validate('GET', '/customers/1', {
         status: 401,
@@ -312,6 +339,24 @@ describe('the validator', () => {
       ['a 400 with the other entity', '/customers/1', error(400, 'Invalid transaction id')],
       ['a 403 on transactions (never sent)', '/transactions/1', error(403, 'Forbidden')],
       ['a 418', '/transactions/1', error(418, 'Teapot')],
+      [
+        "API Gateway's 429 with data",
+        '/transactions/1',
+        {
+          status: 429,
+          headers: { 'content-type': 'application/json' },
+          body: '{"message":"Too Many Requests","data":null}',
+        },
+      ],
+      [
+        "API Gateway's 500 with the function's message",
+        '/transactions/1',
+        {
+          status: 500,
+          headers: { 'content-type': 'application/json' },
+          body: '{"message":"Internal server error"}',
+        },
+      ],
       [
         'a 500 with a stack trace',
         '/transactions/1',

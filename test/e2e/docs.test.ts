@@ -1,0 +1,107 @@
+/**
+ * The interactive docs as a person uses them, in a real browser: Debian's Chromium (installed by
+ * .ci/run) driven by playwright-core opens /docs on the local stack as `npm start` runs it,
+ * authorises with a demo user's token, calls GET /transactions/1 with "Execute", and sees a 200
+ * and the transaction. A screenshot of the page is left in test/.artifacts/docs.png (git-ignored).
+ * Without a Chromium on the machine (CHROMIUM_PATH, or chromium on the PATH) the test is skipped
+ * and says so.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { DOCS_PATH } from '../../local/docs';
+import { PROJECT_ROOT } from '../../local/gateway';
+import { startLocalStack, type LocalStack } from '../../local/stack';
+
+export const SCREENSHOT = join(PROJECT_ROOT, 'test', '.artifacts', 'docs.png');
+
+function findChromium(): string | undefined {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
+    try {
+      return execFileSync('which', [name], { encoding: 'utf8' }).trim() || undefined;
+    } catch {
+      // not this one
+    }
+  }
+  return undefined;
+}
+
+const executablePath = findChromium();
+if (!executablePath)
+  console.warn(
+    'SKIPPED the browser test of /docs: no Chromium found (install it: apt-get install -y chromium, or set CHROMIUM_PATH)',
+  );
+const describeWithBrowser = executablePath ? describe : describe.skip;
+
+describeWithBrowser('/docs in Chromium', () => {
+  let dataDir: string;
+  let stack: LocalStack;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'docs-test-'));
+    [stack, browser] = await Promise.all([
+      startLocalStack({ port: 0, dataDir, inMemory: true, log: () => undefined }),
+      // As root in CI, Chromium runs only without its sandbox.
+      chromium.launch({ executablePath, args: ['--no-sandbox'] }),
+    ]);
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('authorise with a demo token, Execute GET /transactions/1, see a 200 and the transaction', async () => {
+    const token = await stack.tokenFor('teller@example.com');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const offSite: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(stack.apiUrl) && !request.url().startsWith('data:'))
+        offSite.push(request.url());
+    });
+
+    await page.goto(`${stack.apiUrl}${DOCS_PATH}`);
+    await page.getByText('Currency Exchange Read API', { exact: false }).first().waitFor();
+    await page.getByText('npm run --silent token -- teller@example.com').waitFor();
+
+    // Authorize: paste the token into the bearer scheme's field.
+    await page.locator('button.authorize').first().click();
+    await page.locator('.auth-container input').first().fill(token);
+    await page.locator('.auth-btn-wrapper button.authorize').click();
+    await page.locator('.auth-btn-wrapper button.btn-done').click();
+
+    // GET /transactions/{transaction_id}: open it, id 1, Execute.
+    const operation = page.locator('#operations-default-getTransaction');
+    await operation.locator('.opblock-summary').click();
+    const tryItOut = operation.locator('button.try-out__btn');
+    await tryItOut.waitFor();
+    if ((await tryItOut.innerText()).trim() === 'Try it out') await tryItOut.click();
+    await operation.locator('input[placeholder="transaction_id"]').fill('1');
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.url() === `${stack.apiUrl}/transactions/1`),
+      operation.locator('button.execute').click(),
+    ]);
+    expect(response.status()).toBe(200);
+    expect(response.request().headers().authorization).toBe(`Bearer ${token}`);
+
+    // What the page shows: the status and the transaction.
+    const live = operation.locator('.live-responses-table');
+    await live.locator('.response-col_status', { hasText: '200' }).first().waitFor();
+    const shown = await live.locator('.response-col_description pre').first().innerText();
+    expect(shown).toContain('"receipt_no": 20230915000123');
+    expect(shown).toContain('"message": "Ok"');
+
+    mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
+    await page.setViewportSize({ width: 1280, height: 1600 });
+    await operation.evaluate((element) => element.scrollIntoView());
+    await page.screenshot({ path: SCREENSHOT });
+    // Swagger UI read the contract without a complaint (it shows one above the operations).
+    expect(await page.locator('.swagger-ui .errors-wrapper').count()).toBe(0);
+    expect(offSite).toEqual([]); // nothing from a CDN: the page works offline
+  }, 60_000);
+});
