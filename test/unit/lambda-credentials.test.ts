@@ -25,7 +25,7 @@ function onlyEnv(vars: Record<string, string>): void {
   Object.assign(process.env, vars);
 }
 
-test.each([
+test.each<Record<string, string>>([
   { AWS_ACCESS_KEY_ID: 'AKIDLAMBDA', AWS_SECRET_ACCESS_KEY: 's3cr3t' },
   { AWS_ACCESS_KEY_ID: 'ASIALAMBDA', AWS_SECRET_ACCESS_KEY: 's3cr3t', AWS_SESSION_TOKEN: 'tok' },
   {
