@@ -30,6 +30,7 @@ import {
 } from './bundles';
 import type { Case, Spec } from './children/invoke';
 import { startCountingProxy } from './counting-proxy';
+import { startTlsProxy } from './tls-proxy';
 import { customerRecord, line, transactionRecord, writeImportFile } from './generate';
 import { writeReport, type Results } from './report';
 import { median, summarize } from './stats';
@@ -375,6 +376,9 @@ async function main(): Promise<void> {
 
   if (enabled('first')) {
     log(`first request: ${CONFIG.firstRuns} rounds, fresh processes against DynamoDB Local`);
+    // Over TLS, as a function in AWS reaches DynamoDB (bench/tls-proxy.ts).
+    const tls = await startTlsProxy(ddb!.endpoint, WORK);
+    cleanups.push(() => tls.stop());
     type First = { importMs: number; requestMs: number; respondedAt: number };
     const first = (name: string) =>
       invoke<First>(
@@ -384,7 +388,7 @@ async function main(): Promise<void> {
           reference: name === REFERENCE,
           case: CASE_OF_ROUTE[name] ?? CASE_OF_ROUTE.GetTransaction!,
         },
-        envOf(name, { DYNAMODB_ENDPOINT: ddb!.endpoint }),
+        envOf(name, { DYNAMODB_ENDPOINT: tls.endpoint, NODE_EXTRA_CA_CERTS: tls.caFile }),
       );
     await rounds(2, names, first); // DynamoDB Local's JVM warms up on these
     const runs = await rounds(CONFIG.firstRuns, names, first);

@@ -53,7 +53,7 @@ function fromEnvironment(env: Env): AwsCredentialIdentity {
  */
 export function lambdaCredentials(env: Env = process.env): AwsCredentialIdentityProvider {
   if (env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY) {
-    return () => Promise.resolve().then(() => fromEnvironment(env));
+    return async () => fromEnvironment(env);
   }
   if (env.AWS_CONTAINER_CREDENTIALS_FULL_URI || env.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI) {
     // Temporary credentials with an expiration: the SDK asks again before they expire.
