@@ -49,27 +49,24 @@ export async function startTlsProxy(target: string, dir: string): Promise<TlsPro
   );
   const to = new URL(target);
   const agent = new Agent({ keepAlive: true });
-  const server = createServer(
-    { key: readFileSync(key), cert: readFileSync(cert) },
-    (req, res) => {
-      const upstream = request(
-        {
-          agent,
-          host: to.hostname,
-          port: to.port,
-          method: req.method,
-          path: req.url,
-          headers: { ...req.headers, host: to.host },
-        },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      upstream.on('error', () => res.destroy());
-      req.pipe(upstream);
-    },
-  );
+  const server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
+    const upstream = request(
+      {
+        agent,
+        host: to.hostname,
+        port: to.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: to.host },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

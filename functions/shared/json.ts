@@ -35,27 +35,9 @@ declare global {
   }
 }
 
-/** A copy of plain objects and arrays with every bigint as raw JSON digits; anything else as is. */
-function withRawIntegers(value: unknown): unknown {
-  if (typeof value === 'bigint') return JSON.rawJSON(value.toString());
-  if (Array.isArray(value)) return value.map(withRawIntegers);
-  if (value !== null && typeof value === 'object') {
-    const proto: unknown = Object.getPrototypeOf(value);
-    // Dates and other objects with their own JSON form stay as they are.
-    if (proto !== Object.prototype && proto !== null) return value;
-    // No prototype: a key "__proto__" stays a key.
-    const out = Object.create(null) as Record<string, unknown>;
-    for (const key of Object.keys(value)) out[key] = withRawIntegers(value[key as keyof object]);
-    return out;
-  }
-  return value;
-}
-
-/**
- * Serialises bigints as JSON integers, digit for digit. The bigints are swapped for raw JSON
- * first rather than through a JSON.stringify replacer: a replacer is a call back into JavaScript
- * for every value, which made this ~2.5× slower on a 50-line transaction.
- */
+/** Serialises bigints as JSON integers, digit for digit. */
 export function stringifyExactJson(value: unknown): string {
-  return JSON.stringify(withRawIntegers(value));
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'bigint' ? JSON.rawJSON(v.toString()) : v,
+  );
 }
