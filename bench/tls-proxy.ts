@@ -8,10 +8,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { forward } from './counting-proxy';
 
 export interface TlsProxy {
   /** https://127.0.0.1:<port> */
@@ -50,22 +51,12 @@ export async function startTlsProxy(target: string, dir: string): Promise<TlsPro
   const to = new URL(target);
   const agent = new Agent({ keepAlive: true });
   const server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
-    const upstream = request(
-      {
-        agent,
-        host: to.hostname,
-        port: to.port,
-        method: req.method,
-        path: req.url,
-        headers: { ...req.headers, host: to.host },
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      forward(res, { method: req.method, path: req.url, headers: req.headers, body }, to, agent);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
