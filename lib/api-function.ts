@@ -1,7 +1,14 @@
-import { Duration, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -16,6 +23,8 @@ export interface ApiFunctionProps {
   readonly description?: string;
   /** @default one year: long enough to investigate an incident reported late. */
   readonly logRetention?: RetentionDays;
+  /** @default RETAIN; DESTROY in a disposable stage (lib/stage.ts) */
+  readonly logRemovalPolicy?: RemovalPolicy;
 }
 
 /**
@@ -78,6 +87,7 @@ export class ApiFunction extends NodejsFunction {
     });
     const logGroup = new LogGroup(scope, `${id}LogGroup`, {
       retention: props.logRetention ?? RetentionDays.ONE_YEAR,
+      removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
     });
 
     super(scope, id, {
@@ -92,11 +102,25 @@ export class ApiFunction extends NodejsFunction {
       timeout: ApiFunction.TIMEOUT,
       role,
       logGroup,
+      // Lambda writes its own lines (START, REPORT with the init duration of a cold start, a
+      // crash or a timeout) as JSON with the Lambda request id, and drops application lines
+      // below INFO; the functions' own lines carry both request ids (functions/shared/logger.ts).
+      loggingFormat: LoggingFormat.JSON,
+      applicationLogLevelV2: ApplicationLogLevel.INFO,
+      systemLogLevelV2: SystemLogLevel.INFO,
+      // X-Ray: a trace per request through API Gateway, Lambda and the DynamoDB call.
+      tracing: Tracing.ACTIVE,
       environment: props.environment,
       bundling: BUNDLING,
     });
 
     logGroup.grantWrite(role);
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'Active tracing adds xray:PutTraceSegments and xray:PutTelemetryRecords on "*": X-Ray ' +
+        'defines no resource types for these actions, so they cannot be scoped to an ARN.',
+    });
   }
 
   /**

@@ -1,4 +1,4 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   CorsHttpMethod,
@@ -59,6 +59,8 @@ export interface ApiProps {
   readonly settings: Settings;
   readonly throttle?: Required<ThrottleSettings>;
   readonly logRetention?: RetentionDays;
+  /** @default RETAIN; DESTROY in a disposable stage (lib/stage.ts) */
+  readonly logRemovalPolicy?: RemovalPolicy;
 }
 
 /**
@@ -101,6 +103,7 @@ export class Api extends Construct {
 
     this.accessLogGroup = new LogGroup(this, 'AccessLogs', {
       retention: props.logRetention ?? RetentionDays.ONE_YEAR,
+      removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
     });
     const throttle = props.throttle ?? DEFAULT_THROTTLE;
     this.stage = new HttpStage(this, 'DefaultStage', {
@@ -108,6 +111,8 @@ export class Api extends Construct {
       stageName: '$default',
       autoDeploy: true,
       throttle,
+      // Per-route metrics (ApiId, Stage, Method, Resource) for the route alarms and dashboard.
+      detailedMetricsEnabled: true,
       accessLogSettings: {
         destination: new LogGroupLogDestination(this.accessLogGroup),
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
@@ -128,6 +133,7 @@ export class Api extends Construct {
         environment,
         description: `${route.method} ${route.path}`,
         logRetention: props.logRetention,
+        logRemovalPolicy: props.logRemovalPolicy,
       });
       fn.grantTableRead(props.table);
       fn.grantFileRead(props.bucket, FILE_PREFIXES);

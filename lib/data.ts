@@ -10,10 +10,19 @@ import { PARTITION_KEY, SORT_KEY } from '../functions/shared/keys';
  */
 export const FILE_PREFIXES = ['signatures/', 'attachments/', 'id-photos/'] as const;
 
+export interface DataProps {
+  /**
+   * A test stage's data (lib/stage.ts): destroyed with the stack, buckets emptied first.
+   * @default false: the table and buckets outlive the stack
+   */
+  readonly disposable?: boolean;
+}
+
 /**
  * The business records: one DynamoDB table (single-table design, see functions/shared/keys.ts)
  * and one private bucket of files. Both outlive the stack (RETAIN) and guard against mistakes
- * (deletion protection, PITR, versioning) because they hold the only copy of customer records.
+ * (deletion protection, PITR, versioning) because they hold the only copy of customer records,
+ * except in a disposable stage, which `cdk destroy` removes whole.
  */
 export class Data extends Construct {
   readonly table: Table;
@@ -24,8 +33,11 @@ export class Data extends Construct {
    */
   readonly accessLogsBucket: Bucket;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: DataProps = {}) {
     super(scope, id);
+    const disposable = props.disposable ?? false;
+    const removalPolicy = disposable ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
+    const autoDeleteObjects = disposable;
 
     this.table = new Table(this, 'Table', {
       partitionKey: { name: PARTITION_KEY, type: AttributeType.STRING },
@@ -34,11 +46,11 @@ export class Data extends Construct {
       // while idle.
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: true,
+      deletionProtection: !disposable,
       // The AWS-managed key (aws/dynamodb) logs key use in CloudTrail and needs no KMS grants
       // for the functions' roles.
       encryption: TableEncryption.AWS_MANAGED,
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy,
     });
 
     this.accessLogsBucket = new Bucket(this, 'AccessLogsBucket', {
@@ -48,7 +60,8 @@ export class Data extends Construct {
       enforceSSL: true,
       minimumTLSVersion: 1.2,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy,
+      autoDeleteObjects,
     });
     this.bucket = new Bucket(this, 'FilesBucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -58,7 +71,8 @@ export class Data extends Construct {
       minimumTLSVersion: 1.2,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       versioned: true,
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy,
+      autoDeleteObjects,
       serverAccessLogsBucket: this.accessLogsBucket,
       serverAccessLogsPrefix: 'files-bucket/',
     });

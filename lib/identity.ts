@@ -13,6 +13,11 @@ import { Construct } from 'constructs';
 /** The Cognito group whose members may read customers (SPEC 1). */
 export const CUSTOMER_READERS_GROUP = 'customer-readers';
 
+export interface IdentityProps {
+  /** A test stage's pool (lib/stage.ts): deleted with the stack. @default false */
+  readonly disposable?: boolean;
+}
+
 /**
  * Who may call the API: a Cognito user pool of back-office staff, created by an administrator
  * (no self sign-up), and the one app client whose tokens the API accepts.
@@ -22,8 +27,9 @@ export class Identity extends Construct {
   readonly client: UserPoolClient;
   readonly customerReaders: UserPoolGroup;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: IdentityProps = {}) {
     super(scope, id);
+    const disposable = props.disposable ?? false;
 
     this.userPool = new UserPool(this, 'UserPool', {
       selfSignUpEnabled: false,
@@ -47,8 +53,8 @@ export class Identity extends Construct {
       // Staff pools are small, so the per-user price is negligible next to the data at stake.
       featurePlan: FeaturePlan.PLUS,
       standardThreatProtectionMode: StandardThreatProtectionMode.FULL_FUNCTION,
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: !disposable,
+      removalPolicy: disposable ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
     });
     Validations.of(this.userPool).acknowledge({
       id: 'AwsSolutions-COG2',

@@ -1,4 +1,4 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -6,14 +6,18 @@ import { fileURLToPath } from 'node:url';
 import { Api } from './api';
 import { Data } from './data';
 import { Identity } from './identity';
+import { Monitoring } from './monitoring';
 import { routes as defaultRoutes, type Route } from './routes';
 import { DEFAULT_SETTINGS, validateSettings, type Settings } from './settings';
+import { DEFAULT_STAGE, type Stage } from './stage';
 
 /** The repository root, where handler entries and package-lock.json live. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 
 export interface ReadApiStackProps extends StackProps {
   readonly settings?: Settings;
+  /** @default the default stage: today's stack, data retained */
+  readonly stage?: Stage;
   /** @default the shared table in lib/routes.ts, the one the local gateway serves */
   readonly routes?: readonly Route[];
   readonly throttle?: Required<ThrottleSettings>;
@@ -29,15 +33,20 @@ export class ReadApiStack extends Stack {
   readonly data: Data;
   readonly identity: Identity;
   readonly api: Api;
+  readonly monitoring: Monitoring;
+  readonly stage: Stage;
 
   constructor(scope: Construct, id: string, props: ReadApiStackProps = {}) {
     super(scope, id, props);
     const settings = validateSettings(props.settings ?? DEFAULT_SETTINGS);
+    const stage = (this.stage = props.stage ?? DEFAULT_STAGE);
+    const { disposable } = stage;
+    const routes = props.routes ?? defaultRoutes;
 
-    this.data = new Data(this, 'Data');
-    this.identity = new Identity(this, 'Identity');
+    this.data = new Data(this, 'Data', { disposable });
+    this.identity = new Identity(this, 'Identity', { disposable });
     this.api = new Api(this, 'Api', {
-      routes: props.routes ?? defaultRoutes,
+      routes,
       projectRoot: PROJECT_ROOT,
       table: this.data.table,
       bucket: this.data.bucket,
@@ -46,6 +55,17 @@ export class ReadApiStack extends Stack {
       settings,
       throttle: props.throttle,
       logRetention: props.logRetention,
+      ...(disposable ? { logRemovalPolicy: RemovalPolicy.DESTROY } : {}),
+    });
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      name: this.stackName,
+      httpApi: this.api.httpApi,
+      accessLogGroup: this.api.accessLogGroup,
+      routes,
+      functions: this.api.functions,
+      table: this.data.table,
+      alarmEmail: stage.alarmEmail,
+      disposable,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Invoke URL of the API' });
@@ -61,6 +81,10 @@ export class ReadApiStack extends Stack {
     new CfnOutput(this, 'BucketName', {
       value: this.data.bucket.bucketName,
       description: 'Upload signatures/, attachments/ and id-photos/ files here',
+    });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.monitoring.topic.topicArn,
+      description: 'Every alarm of this stage notifies this topic; subscribe to it',
     });
   }
 }

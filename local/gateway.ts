@@ -269,6 +269,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const common = { 'apigw-requestid': requestId };
     let routeKey = '-';
     let status = 500;
+    /** The Lambda request id of the invocation, as the deployed access log's integrationRequestId. */
+    let integrationRequestId: string | undefined;
     try {
       if (openApiFile && rawPath === OPENAPI_PATH && (method === 'GET' || method === 'HEAD')) {
         // Not a route of the deployed API: a convenience of the local stack, needing no token.
@@ -404,7 +406,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         functionVersion: '$LATEST',
         invokedFunctionArn: `arn:aws:lambda:${region}:${accountId}:function:${functionName}`,
         memoryLimitInMB: '512', // as lib/api-function.ts deploys it
-        awsRequestId: randomUUID(),
+        awsRequestId: (integrationRequestId = randomUUID()),
         logGroupName: `/aws/lambda/${functionName}`,
         logStreamName: `${day}/[$LATEST]${randomBytes(16).toString('hex')}`,
         getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
@@ -431,10 +433,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       } catch (error) {
         // Like a Lambda function error: the caller sees API Gateway's 500, the log the error.
         const e = error instanceof Error ? error : new Error(String(error));
+        // As Lambda's JSON log format writes an uncaught error: the Lambda request id.
         errorLog(
           JSON.stringify({
             level: 'ERROR',
-            requestId,
+            requestId: context.awsRequestId,
+            apiRequestId: requestId,
             routeKey,
             errorType: e.name,
             errorMessage: e.message,
@@ -452,6 +456,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
           JSON.stringify({
             level: 'ERROR',
             requestId,
+            integrationRequestId,
             routeKey,
             message: 'malformed Lambda response',
           }),
@@ -475,7 +480,18 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       if (!res.headersSent) jsonMessage(res, status, 'Internal Server Error', common);
       else res.end();
     } finally {
-      log(JSON.stringify({ requestId, method, routeKey, status, latencyMs: Date.now() - started }));
+      // The access log: API Gateway's request id, and the Lambda request id when a function ran
+      // (lib/api.ts ACCESS_LOG_FIELDS has both under the same names).
+      log(
+        JSON.stringify({
+          requestId,
+          method,
+          routeKey,
+          status,
+          latencyMs: Date.now() - started,
+          ...(integrationRequestId ? { integrationRequestId } : {}),
+        }),
+      );
     }
   };
 

@@ -70,6 +70,7 @@ for (const lines of [1, 50]) {
         level: 'INFO',
         message: 'request',
         requestId: 'bench',
+        apiRequestId: 'bench',
         route: 'x',
         status: 200,
         latencyMs: 1,

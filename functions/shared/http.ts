@@ -58,6 +58,7 @@ function envelope(): middy.MiddlewareObj<ApiEvent, unknown, Error, Context> {
       level: result.statusCode >= 500 ? 'ERROR' : 'INFO',
       message: 'request',
       requestId: request.context.awsRequestId,
+      apiRequestId: request.event.requestContext?.requestId,
       route: request.event.routeKey,
       status: result.statusCode,
       latencyMs: Math.round(performance.now() - (started.get(request) ?? performance.now())),

@@ -413,9 +413,25 @@ test('no log line of the run holds personal data, a token, a presigned URL or a 
   expect(functions).toHaveLength(functionResponses);
   for (const entry of functions) {
     expect(Object.keys(entry).sort()).toEqual(
-      expect.arrayContaining(['latencyMs', 'level', 'requestId', 'route', 'status', 'timestamp']),
+      expect.arrayContaining([
+        'apiRequestId',
+        'latencyMs',
+        'level',
+        'requestId',
+        'route',
+        'status',
+        'timestamp',
+      ]),
     );
   }
+  // SPEC 7: a request is followed from the access log to the function's line by either id.
+  const byLambdaId = new Map(functions.map((f) => [f.requestId, f]));
+  const invoked = gateway.filter((g) => g.integrationRequestId !== undefined);
+  expect(invoked.length).toBeGreaterThanOrEqual(functions.length);
+  for (const g of invoked.filter((x) => byLambdaId.has(x.integrationRequestId as string))) {
+    expect(byLambdaId.get(g.integrationRequestId as string)!.apiRequestId).toBe(g.requestId);
+  }
+  expect(functions.every((f) => invoked.some((g) => g.requestId === f.apiRequestId))).toBe(true);
   expect(functions.map((f) => f.status)).toEqual(
     expect.arrayContaining([200, 400, 401, 403, 404, 500, 503]),
   );

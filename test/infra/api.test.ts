@@ -92,10 +92,10 @@ test('CORS is off by default', () => {
   ).not.toContainEqual(expect.stringMatching(/^OPTIONS /));
 });
 
-test('the stack outputs ApiUrl, UserPoolId, UserPoolClientId, TableName and BucketName', () => {
+test('the stack outputs ApiUrl, UserPoolId, UserPoolClientId, TableName, BucketName and AlarmTopicArn', () => {
   const outputs = s.json.Outputs ?? {};
   expect(Object.keys(outputs).sort()).toEqual(
-    ['ApiUrl', 'BucketName', 'TableName', 'UserPoolClientId', 'UserPoolId'].sort(),
+    ['AlarmTopicArn', 'ApiUrl', 'BucketName', 'TableName', 'UserPoolClientId', 'UserPoolId'].sort(),
   );
   expect(outputs.UserPoolId!.Value).toEqual({ Ref: s.logicalId(s.stack.identity.userPool) });
   expect(outputs.UserPoolClientId!.Value).toEqual({ Ref: s.logicalId(s.stack.identity.client) });

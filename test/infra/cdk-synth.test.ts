@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { STACK_NAME } from '../../lib/app';
 import { routes } from '../../lib/routes';
 import { PROJECT_ROOT } from '../../lib/stack';
+import { DISPOSABLE_DEV_CONTEXT } from './synth';
 
 function run(
   command: string,
@@ -27,28 +28,33 @@ function run(
   });
 }
 
+/** `npx cdk synth` with the given arguments, offline: no credentials, and a dead proxy. */
+async function offlineSynth(outdir: string, extra: string[] = []) {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^(AWS_|CDK_|NODE_OPTIONS$|NODE_ENV$|JEST_)/.test(key)) env[key] = value;
+  }
+  Object.assign(env, {
+    AWS_CONFIG_FILE: join(outdir, 'no-aws-config'),
+    AWS_SHARED_CREDENTIALS_FILE: join(outdir, 'no-aws-credentials'),
+    AWS_EC2_METADATA_DISABLED: 'true',
+    CDK_DISABLE_VERSION_CHECK: '1',
+    HTTPS_PROXY: 'http://127.0.0.1:9',
+    HTTP_PROXY: 'http://127.0.0.1:9',
+    NO_PROXY: '',
+    CI: 'true',
+  });
+  return run(
+    'npx',
+    ['cdk', 'synth', '--quiet', '--no-notices', '--no-version-reporting', '-o', outdir, ...extra],
+    env,
+  );
+}
+
 test('`npx cdk synth` succeeds offline without AWS credentials and emits the stack and bundles', async () => {
   const outdir = mkdtempSync(join(tmpdir(), 'cdk-cli-'));
   try {
-    const env: NodeJS.ProcessEnv = {};
-    for (const [key, value] of Object.entries(process.env)) {
-      if (!/^(AWS_|CDK_|NODE_OPTIONS$|NODE_ENV$|JEST_)/.test(key)) env[key] = value;
-    }
-    Object.assign(env, {
-      AWS_CONFIG_FILE: join(outdir, 'no-aws-config'),
-      AWS_SHARED_CREDENTIALS_FILE: join(outdir, 'no-aws-credentials'),
-      AWS_EC2_METADATA_DISABLED: 'true',
-      CDK_DISABLE_VERSION_CHECK: '1',
-      HTTPS_PROXY: 'http://127.0.0.1:9',
-      HTTP_PROXY: 'http://127.0.0.1:9',
-      NO_PROXY: '',
-      CI: 'true',
-    });
-    const result = await run(
-      'npx',
-      ['cdk', 'synth', '--quiet', '--no-notices', '--no-version-reporting', '-o', outdir],
-      env,
-    );
+    const result = await offlineSynth(outdir);
     expect({ code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({
       code: 0,
       stderr: '',
@@ -62,6 +68,7 @@ test('`npx cdk synth` succeeds offline without AWS credentials and emits the sta
       Outputs: object;
     };
     expect(Object.keys(template.Outputs).sort()).toEqual([
+      'AlarmTopicArn',
       'ApiUrl',
       'BucketName',
       'TableName',
@@ -78,6 +85,35 @@ test('`npx cdk synth` succeeds offline without AWS credentials and emits the sta
       expect(readdirSync(asset).sort()).toEqual(['index.mjs']);
     }
     expect(existsSync(join(outdir, 'manifest.json'))).toBe(true);
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}, 180_000);
+
+test('`npx cdk synth -c stage=dev -c disposable=true -c alarmEmail=...` synthesizes the dev stack offline', async () => {
+  const outdir = mkdtempSync(join(tmpdir(), 'cdk-cli-'));
+  try {
+    const result = await offlineSynth(
+      outdir,
+      Object.entries(DISPOSABLE_DEV_CONTEXT).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
+    );
+    expect({ code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({
+      code: 0,
+      stderr: '',
+    });
+    expect(readdirSync(outdir)).toContain(`${STACK_NAME}-dev.template.json`);
+    expect(existsSync(join(outdir, `${STACK_NAME}.template.json`))).toBe(false);
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}, 180_000);
+
+test('`npx cdk synth -c stage=Prod!` fails with the reason', async () => {
+  const outdir = mkdtempSync(join(tmpdir(), 'cdk-cli-'));
+  try {
+    const result = await offlineSynth(outdir, ['-c', 'stage=Prod!']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('stage must be 1 to 20 lower-case letters');
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }

@@ -164,7 +164,7 @@ test('each function has its own role, assumable by Lambda only, with no managed 
   }
 });
 
-test('functions may only Query the table, GetObject under the file prefixes and write their own logs', () => {
+test('functions may only Query the table, GetObject under the file prefixes, write their own logs and send traces', () => {
   const tableArn = { 'Fn::GetAtt': [s.logicalId(s.stack.data.table), 'Arn'] };
   const bucketArn = { 'Fn::GetAtt': [s.logicalId(s.stack.data.bucket), 'Arn'] };
   for (const [, , fn] of functionsByRoute()) {
@@ -182,11 +182,20 @@ test('functions may only Query the table, GetObject under the file prefixes and 
         (granted[action] ??= []).push(...list(st.Resource));
       }
     }
-    for (const resources of Object.values(granted)) {
-      expect(resources).not.toContain('*');
+    // X-Ray's two write actions have no resource type: "*" is the only way to grant them.
+    const XRAY = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
+    for (const [action, resources] of Object.entries(granted)) {
+      if (XRAY.includes(action)) expect(resources).toEqual(['*']);
+      else expect(resources).not.toContain('*');
     }
     expect(Object.keys(granted).sort()).toEqual(
-      ['dynamodb:Query', 'logs:CreateLogStream', 'logs:PutLogEvents', 's3:GetObject'].sort(),
+      [
+        'dynamodb:Query',
+        'logs:CreateLogStream',
+        'logs:PutLogEvents',
+        's3:GetObject',
+        ...XRAY,
+      ].sort(),
     );
     expect(granted['dynamodb:Query']).toEqual([tableArn]);
     expect(granted['s3:GetObject']).toHaveLength(FILE_PREFIXES.length);

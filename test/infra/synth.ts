@@ -19,6 +19,13 @@ export const CDK_JSON_CONTEXT = (
   }
 ).context;
 
+/** The named disposable stage the tests synthesize beside the default one (lib/stage.ts). */
+export const DISPOSABLE_DEV_CONTEXT = {
+  stage: 'dev',
+  disposable: 'true',
+  alarmEmail: 'ops@example.com',
+} as const;
+
 export interface Synthesized {
   readonly app: App;
   readonly stack: ReadApiStack;

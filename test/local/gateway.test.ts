@@ -404,9 +404,16 @@ describe('routing and integration errors', () => {
     const requestId = res.headers.get('apigw-requestid');
     expect(requestId).toBeTruthy();
     const logged = errors.map(
-      (line) => JSON.parse(line) as { requestId: string; errorMessage: string },
+      (line) => JSON.parse(line) as { apiRequestId: string; errorMessage: string },
     );
-    expect(logged).toContainEqual(expect.objectContaining({ requestId, errorMessage: 'boom' }));
+    // As Lambda logs it: its own request id, plus API Gateway's so the access log leads here.
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        apiRequestId: requestId,
+        requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        errorMessage: 'boom',
+      }),
+    );
     expect(errors.join('\n')).not.toContain(token);
   });
 
@@ -418,19 +425,22 @@ describe('routing and integration errors', () => {
   });
 });
 
-test('one log line per request, without tokens or claims', async () => {
+test('one log line per request, with both request ids, without tokens or claims', async () => {
   const token = await cognito.tokenFor('compliance@example.com');
   requestLog.length = 0;
   await get('/things/1', { authorization: token });
   expect(requestLog).toHaveLength(1);
   const line = JSON.parse(requestLog[0]!) as Record<string, unknown>;
   expect(Object.keys(line).sort()).toEqual([
+    'integrationRequestId',
     'latencyMs',
     'method',
     'requestId',
     'routeKey',
     'status',
   ]);
+  // The Lambda request id the function saw (as the deployed access log's integrationRequestId).
+  expect(line.integrationRequestId).toBe(calls.at(-1)!.context.awsRequestId);
   expect(line).toMatchObject({ method: 'GET', routeKey: 'GET /things/{thing_id}', status: 200 });
   expect(requestLog[0]).not.toContain(token.split('.')[1]);
   expect(requestLog[0]).not.toContain('customer-readers');

@@ -9,7 +9,10 @@ import {
 } from '../../functions/shared/errors';
 import { apiHandler } from '../../functions/shared/http';
 
-const event = { routeKey: 'GET /things/{id}', requestContext: {} } as unknown as ApiEvent;
+const event = {
+  routeKey: 'GET /things/{id}',
+  requestContext: { requestId: 'api-1' },
+} as unknown as ApiEvent;
 const context = {
   awsRequestId: 'req-1',
   getRemainingTimeInMillis: () => 10_000,
@@ -77,16 +80,34 @@ describe('envelope and error mapping (SPEC 2 and 4)', () => {
     }
   });
 
-  test('one structured log line per request, with request id, route, status and latency, no body', async () => {
+  test('one structured log line per request, with both request ids, route, status and latency, no body', async () => {
     const { logs } = await call(async () => ({ email: 'person@example.test' }));
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({
       level: 'INFO',
       requestId: 'req-1',
+      apiRequestId: 'api-1',
       route: 'GET /things/{id}',
       status: 200,
     });
     expect(typeof logs[0].latencyMs).toBe('number');
     expect(JSON.stringify(logs)).not.toContain('example.test');
+  });
+
+  test('an error line carries both request ids too, and the X-Ray trace id when Lambda sets one', async () => {
+    process.env._X_AMZN_TRACE_ID = 'Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1';
+    try {
+      const { logs } = await call(async () => Promise.reject(new TypeError('x')));
+      expect(logs[0]).toMatchObject({
+        level: 'ERROR',
+        requestId: 'req-1',
+        apiRequestId: 'api-1',
+        status: 500,
+        errorName: 'TypeError',
+        traceId: 'Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1',
+      });
+    } finally {
+      delete process.env._X_AMZN_TRACE_ID;
+    }
   });
 });

@@ -1,0 +1,342 @@
+import { Aws, Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-logs';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import {
+  DashboardRenderingPreference,
+  DefaultDashboardFactory,
+  LatencyType,
+  MonitoringFacade,
+  SnsAlarmActionStrategy,
+} from 'cdk-monitoring-constructs';
+import { Construct } from 'constructs';
+import { ApiFunction } from './api-function';
+import type { Route } from './routes';
+
+/**
+ * Alarm thresholds (SPEC 7), each with the reason it is where it is. docs/operations.md lists
+ * them for the people who receive the alarms; the figures come from bench/RESULTS.md.
+ */
+export const THRESHOLDS = {
+  /** Periods are 5 minutes: back-office traffic is a few requests a minute, 1-minute sums are noise. */
+  period: Duration.minutes(5),
+  /**
+   * More than 2 answers of 5xx on one route in 5 minutes. A single 503 is a DynamoDB blip the
+   * client may retry (Retry-After); three are a bug, a corrupt record asked for again and again,
+   * or DynamoDB failing for real.
+   */
+  route5xxAbove: 2,
+  /**
+   * p99 above 1 s for 3 periods in a row (15 minutes). bench/RESULTS.md: a cold start to the first
+   * answer takes 175 ms (p90) on a full core; a 512 MB Lambda has about a third of a core, so
+   * ~525 ms, plus ~100 ms for API Gateway, the authorizer and DynamoDB in the region: ~625 ms.
+   * A warm GET takes < 15 ms of handler time (p99). At back-office volume cold starts can be
+   * the slowest 1 %, so a single period over 1 s is not news; 15 minutes of it means requests
+   * are waiting on DynamoDB retries (up to ~3.5 s before the 503) or on something new.
+   */
+  routeP99: Duration.seconds(1),
+  routeP99Periods: 3,
+  /**
+   * Any function error: the handlers turn every failure into a SPEC 4 answer, so Lambda counts an
+   * error only when the function could not answer at all: a failed init (configuration), a
+   * timeout or running out of memory. Callers then get API Gateway's bare 500.
+   */
+  functionErrorsAbove: 0,
+  /** Any throttled invocation: the stage's 50 requests/s cannot reach the account's concurrency. */
+  functionThrottlesAbove: 0,
+  /**
+   * Slowest invocation above 80 % of the timeout (8 of 10 s): the handlers give DynamoDB about
+   * 3.5 s before they answer 503, so 8 s means something hangs past that budget and the next
+   * such request may end in a timeout (a bare 500).
+   */
+  durationNearTimeout: Duration.millis(ApiFunction.TIMEOUT.toMilliseconds() * 0.8),
+  /**
+   * Any throttled read, any DynamoDB system error. The functions retry both, so callers may not
+   * have noticed yet; these are the early warning before 503s.
+   */
+  dynamoReadThrottlesAbove: 0,
+  dynamoSystemErrorsAbove: 0,
+  /**
+   * 50 or more 401/403 answers in 5 minutes. A person with an expired token or without the
+   * customer-readers group makes a handful; a script trying tokens or ids makes hundreds (the
+   * stage allows 50 requests/s). A client stuck retrying with a dead token also shows here.
+   */
+  authRefusalsAtLeast: 50,
+} as const;
+
+export interface MonitoringProps {
+  /** Prefix of alarm and dashboard names and the namespace of the stage's own metrics. */
+  readonly name: string;
+  readonly httpApi: IHttpApi;
+  readonly accessLogGroup: ILogGroup;
+  readonly routes: readonly Route[];
+  readonly functions: ReadonlyMap<string, IFunction & { readonly logGroup: ILogGroup }>;
+  readonly table: ITable;
+  /** Subscribed to the alarm topic when set. */
+  readonly alarmEmail?: string | undefined;
+  /** The topic's key goes with a disposable stage. */
+  readonly disposable?: boolean;
+}
+
+/**
+ * The stage's alarms, their topic and its dashboard (SPEC 7), built with cdk-monitoring-constructs
+ * (alarm naming, SNS actions, dashboard segments per resource) rather than by hand; the metrics
+ * AWS does not publish (cold starts, 401/403 answers) come from metric filters on the logs.
+ */
+export class Monitoring extends Construct {
+  readonly topic: Topic;
+  readonly facade: MonitoringFacade;
+  readonly dashboards: DefaultDashboardFactory;
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+    const t = THRESHOLDS;
+    const namespace = props.name;
+
+    // The topic: encrypted with its own key (an AWS-managed key cannot be used by CloudWatch),
+    // and open to CloudWatch alarms of this account only.
+    const key = new Key(this, 'AlarmTopicKey', {
+      description: `${props.name} alarm notifications`,
+      enableKeyRotation: true,
+      removalPolicy: props.disposable ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
+      ...(props.disposable ? { pendingWindow: Duration.days(7) } : {}),
+    });
+    key.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'CloudWatchAlarmsEncrypt',
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'],
+      }),
+    );
+    this.topic = new Topic(this, 'AlarmTopic', {
+      displayName: `${props.name} alarms`,
+      masterKey: key,
+      enforceSSL: true,
+    });
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'CloudWatchAlarmsPublish',
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
+          ArnLike: {
+            'aws:SourceArn': `arn:${Aws.PARTITION}:cloudwatch:${Aws.REGION}:${Aws.ACCOUNT_ID}:alarm:*`,
+          },
+        },
+      }),
+    );
+    if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+
+    this.dashboards = new DefaultDashboardFactory(this, 'Dashboards', {
+      dashboardNamePrefix: props.name,
+      createDashboard: true,
+      createSummaryDashboard: false,
+      createAlarmDashboard: false,
+      renderingPreference: DashboardRenderingPreference.INTERACTIVE_ONLY,
+    });
+    const action = new SnsAlarmActionStrategy({
+      onAlarmTopic: this.topic,
+      onOkTopic: this.topic,
+    });
+    this.facade = new MonitoringFacade(this, 'Facade', {
+      alarmFactoryDefaults: { alarmNamePrefix: props.name, actionsEnabled: true, action },
+      metricFactoryDefaults: { period: t.period },
+      dashboardFactory: this.dashboards,
+    });
+    const alarm = { datapointsToAlarm: 1, evaluationPeriods: 1, period: t.period };
+    const notBreaching = { treatMissingDataOverride: TreatMissingData.NOT_BREACHING };
+
+    for (const route of props.routes) {
+      const label = `${route.method} ${route.path}`;
+      const fn = props.functions.get(route.id)!;
+      this.facade.monitorApiGatewayV2HttpApi({
+        api: props.httpApi,
+        apiStage: '$default',
+        apiMethod: route.method,
+        apiResource: route.path,
+        alarmFriendlyName: `${route.id}Route`,
+        humanReadableName: label,
+        latencyTypesToRender: [LatencyType.P50, LatencyType.P99],
+        add5xxCountAlarm: {
+          Critical: {
+            maxErrorCount: t.route5xxAbove,
+            ...alarm,
+            ...notBreaching,
+            alarmDescriptionOverride:
+              `${label} answered 5xx more than ${t.route5xxAbove} times in 5 minutes: callers ` +
+              'get "Internal server error" (a bug or a corrupt record) or "Service unavailable" ' +
+              `(DynamoDB). First look: the access log for status 5xx on this route, then the ` +
+              `${route.id} function log lines with the same apiRequestId (errorName says which).`,
+          },
+        },
+        addLatencyP99Alarm: {
+          Critical: {
+            maxLatency: t.routeP99,
+            datapointsToAlarm: t.routeP99Periods,
+            evaluationPeriods: t.routeP99Periods,
+            period: t.period,
+            ...notBreaching,
+            alarmDescriptionOverride:
+              `${label}: the slowest 1 % of answers took over ${t.routeP99.toSeconds()} s for ` +
+              `${t.routeP99Periods * 5} minutes (budget derived from bench/RESULTS.md, see ` +
+              'docs/operations.md). First look: the dashboard, is it IntegrationLatency (the ' +
+              `function) or API Gateway; then ${route.id}'s Duration and DynamoDB throttles, and ` +
+              'X-Ray traces of slow requests.',
+          },
+        },
+      });
+      this.facade.monitorLambdaFunction({
+        lambdaFunction: fn,
+        alarmFriendlyName: `${route.id}Function`,
+        humanReadableName: `${route.id} function`,
+        isIterator: false,
+        addFaultCountAlarm: {
+          Critical: {
+            maxErrorCount: t.functionErrorsAbove,
+            ...alarm,
+            ...notBreaching,
+            alarmDescriptionOverride:
+              `The ${route.id} function failed to answer at all (init failure, timeout or out of ` +
+              "memory): callers got API Gateway's bare 500. First look: its log group for " +
+              'lines of type platform.report with status error/timeout, and errorType lines.',
+          },
+        },
+        addThrottlesCountAlarm: {
+          Critical: {
+            maxErrorCount: t.functionThrottlesAbove,
+            ...alarm,
+            ...notBreaching,
+            alarmDescriptionOverride:
+              `Lambda throttled ${route.id}: requests were refused for lack of concurrency. ` +
+              "First look: the account's ConcurrentExecutions and other functions in the " +
+              'account/region using it up; then any reserved concurrency setting.',
+          },
+        },
+        addMaxLatencyAlarm: {
+          Critical: {
+            maxLatency: t.durationNearTimeout,
+            ...alarm,
+            ...notBreaching,
+            alarmDescriptionOverride:
+              `An invocation of ${route.id} ran over ${t.durationNearTimeout.toSeconds()} s of ` +
+              `its ${ApiFunction.TIMEOUT.toSeconds()} s timeout; past it callers get a bare 500. ` +
+              'First look: X-Ray traces of ' +
+              'the slow requests (DynamoDB call or S3 presigning), then DynamoDB latency.',
+          },
+        },
+      });
+    }
+
+    this.facade.monitorDynamoTable({
+      table: props.table,
+      alarmFriendlyName: 'Table',
+      humanReadableName: 'DynamoDB table',
+      addReadThrottledEventsCountAlarm: {
+        Critical: {
+          maxThrottledEventsThreshold: t.dynamoReadThrottlesAbove,
+          ...alarm,
+          ...notBreaching,
+          alarmDescriptionOverride:
+            'DynamoDB throttled reads of the table. The functions retry, then answer 503. First ' +
+            "look: the dashboard's consumed read capacity (a surge of GETs, or an import " +
+            'reading at the same time) and the 401/403 graph (someone scripting the API).',
+        },
+      },
+      addSystemErrorCountAlarm: {
+        Critical: {
+          maxErrorCount: t.dynamoSystemErrorsAbove,
+          ...alarm,
+          ...notBreaching,
+          alarmDescriptionOverride:
+            'DynamoDB answered requests to the table with internal (5xx) errors. The functions ' +
+            'retry, then answer 503. First look: the AWS Health Dashboard for DynamoDB in this ' +
+            "region, then the routes' 5xx graphs to see whether callers are affected.",
+        },
+      },
+    });
+
+    // Metrics AWS does not publish, from the logs.
+    const authRefusals = new MetricFilter(this, 'AuthRefusalsFilter', {
+      logGroup: props.accessLogGroup,
+      filterPattern: FilterPattern.any(
+        FilterPattern.stringValue('$.status', '=', '401'),
+        FilterPattern.stringValue('$.status', '=', '403'),
+      ),
+      metricNamespace: namespace,
+      metricName: 'AuthRefusals',
+      metricValue: '1',
+      defaultValue: 0,
+    });
+    const coldStarts = [...props.functions].map(([id, fn]) => {
+      const filter = new MetricFilter(this, `${id}InitDurationFilter`, {
+        logGroup: fn.logGroup,
+        // Lambda's JSON REPORT line of an invocation that began with an init (a cold start).
+        filterPattern: FilterPattern.all(
+          FilterPattern.stringValue('$.type', '=', 'platform.report'),
+          FilterPattern.numberValue('$.record.metrics.initDurationMs', '>', 0),
+        ),
+        metricNamespace: namespace,
+        metricName: `${id}InitDuration`,
+        metricValue: '$.record.metrics.initDurationMs',
+      });
+      return { id, filter };
+    });
+
+    this.facade.monitorCustom({
+      alarmFriendlyName: 'Auth',
+      humanReadableName: 'Refused tokens (401 and 403 answers, from the access log)',
+      metricGroups: [
+        {
+          title: '401 and 403 answers',
+          metrics: [
+            {
+              metric: authRefusals.metric({ statistic: 'Sum', period: t.period, label: '401/403' }),
+              alarmFriendlyName: 'AuthRefusals',
+              addAlarm: {
+                Critical: {
+                  threshold: t.authRefusalsAtLeast,
+                  comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                  ...alarm,
+                  ...notBreaching,
+                  alarmDescriptionOverride:
+                    `${t.authRefusalsAtLeast} or more 401/403 answers in 5 minutes: someone may ` +
+                    'be probing tokens or ids, or a client is stuck with a dead token. First ' +
+                    'look: the access log for status 401/403, grouped by sourceIp, userAgent ' +
+                    'and userSub (authorizerError says why a token was refused).',
+                },
+              },
+            },
+          ],
+        },
+      ],
+    });
+    this.facade.monitorCustom({
+      alarmFriendlyName: 'ColdStarts',
+      humanReadableName: "Cold starts (from the functions' REPORT lines)",
+      metricGroups: [
+        {
+          title: 'Cold starts',
+          metrics: coldStarts.map(({ id, filter }) =>
+            filter.metric({ statistic: 'SampleCount', period: t.period, label: id }),
+          ),
+        },
+        {
+          title: 'Init duration (ms)',
+          metrics: coldStarts.flatMap(({ id, filter }) => [
+            filter.metric({ statistic: 'p50', period: t.period, label: `${id} p50` }),
+            filter.metric({ statistic: 'Maximum', period: t.period, label: `${id} max` }),
+          ]),
+        },
+      ],
+    });
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * `npm run smoke` (smoke/checks.ts, bin/smoke.ts) against the local stack with its demo data,
+ * where every promise must hold, and against a second gateway in front of the same handlers made
+ * to break one promise, where the smoke must fail naming it. Never a token in the output.
+ */
+import { jest } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { DEMO_PASSWORD } from '../../local/cognito';
+import { importHandler, PROJECT_ROOT, startGateway, type Gateway } from '../../local/gateway';
+import { startLocalStack, type LocalStack } from '../../local/stack';
+import { BrokenPromise, runSmoke } from '../../smoke/checks';
+
+const run = promisify(execFile);
+
+let dataDir: string;
+let stack: LocalStack;
+/** The same handlers and user pool, but every function answer loses one SPEC 4 header. */
+let broken: Gateway;
+const tokens = { user: '', reader: '' };
+
+/** The functions' own log lines (one per request, on stdout), kept out of the test report. */
+const functionLines: string[] = [];
+
+beforeAll(async () => {
+  const write = process.stdout.write.bind(process.stdout);
+  jest.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array) => {
+    const text = String(chunk);
+    if (text.startsWith('{"timestamp"')) return functionLines.push(text) > 0;
+    return write(chunk);
+  }) as typeof process.stdout.write);
+  dataDir = mkdtempSync(join(tmpdir(), 'smoke-test-'));
+  stack = await startLocalStack({ port: 0, dataDir, inMemory: true, log: () => undefined });
+  tokens.user = await stack.tokenFor('teller@example.com');
+  tokens.reader = await stack.tokenFor('compliance@example.com');
+  broken = await startGateway({
+    port: 0,
+    authorizer: {
+      issuer: stack.cognito.issuer,
+      audience: [stack.cognito.clientId],
+      jwksUri: `${stack.cognito.issuer}/.well-known/jwks.json`,
+    },
+    openApiFile: false,
+    log: () => undefined,
+    loadHandler: async (route) => {
+      const handler = await importHandler(route);
+      return async (event, context) => {
+        const result = (await handler(event, context)) as { headers: Record<string, string> };
+        const { 'X-Content-Type-Options': _dropped, ...headers } = result.headers;
+        return { ...result, headers };
+      };
+    },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  jest.restoreAllMocks();
+  await broken?.stop();
+  await stack?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** `npm run smoke -- <url>` as a user runs it, with only the given SMOKE_ variables. */
+async function smokeCommand(
+  url: string,
+  smokeEnv: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env))
+    if (!/^(SMOKE_|AWS_|NODE_OPTIONS$)/.test(key)) env[key] = value;
+  try {
+    const { stdout, stderr } = await run('npm', ['run', '--silent', 'smoke', '--', url], {
+      cwd: PROJECT_ROOT,
+      env: { ...env, ...smokeEnv },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+test('every promise holds on the local stack, the known demo records included', async () => {
+  const kept = await runSmoke({
+    apiUrl: stack.apiUrl,
+    userToken: tokens.user,
+    readerToken: tokens.reader,
+    transactionId: '1',
+    customerId: '1',
+  });
+  // Not vacuous: the authorizer's 401s, the functions' 400/403/404 and the three known reads.
+  expect(kept).toHaveLength(4 + 6 + 1 + 3);
+  expect(kept.join('\n')).toMatch(/401[\s\S]*400[\s\S]*404[\s\S]*403[\s\S]*200/);
+  // The smoke's requests are followed like any other: both ids on every function line.
+  expect(functionLines.length).toBeGreaterThanOrEqual(10);
+  for (const line of functionLines) {
+    expect(JSON.parse(line)).toMatchObject({
+      requestId: expect.any(String),
+      apiRequestId: expect.any(String),
+    });
+  }
+});
+
+test('a gateway that drops X-Content-Type-Options fails the smoke, naming that promise', async () => {
+  const failure = await runSmoke({
+    apiUrl: broken.url,
+    userToken: tokens.user,
+    readerToken: tokens.reader,
+  }).catch((error: unknown) => error);
+  expect(failure).toBeInstanceOf(BrokenPromise);
+  expect((failure as BrokenPromise).promise).toBe(
+    'SPEC 4: every response has x-content-type-options: nosniff',
+  );
+  expect((failure as BrokenPromise).seen).toMatch(/no such header/);
+});
+
+test('a reader token given as the user token is refused before it could hide a missing 403', async () => {
+  const failure = await runSmoke({
+    apiUrl: stack.apiUrl,
+    userToken: tokens.reader,
+    readerToken: tokens.reader,
+  }).catch((error: unknown) => error);
+  expect((failure as BrokenPromise).promise).toMatch(/outside customer-readers/);
+});
+
+test('`npm run smoke`: signs in with username and password, exits 0; exits 1 naming the broken promise; prints no token', async () => {
+  const signIn = {
+    SMOKE_USERNAME: 'teller@example.com',
+    SMOKE_PASSWORD: DEMO_PASSWORD,
+    SMOKE_READER_USERNAME: 'compliance@example.com',
+    SMOKE_READER_PASSWORD: DEMO_PASSWORD,
+    SMOKE_CLIENT_ID: stack.cognito.clientId,
+    SMOKE_COGNITO_ENDPOINT: stack.cognito.endpoint,
+    SMOKE_REGION: 'us-east-1',
+    SMOKE_TRANSACTION_ID: '1',
+    SMOKE_CUSTOMER_ID: '1',
+  };
+  const good = await smokeCommand(stack.apiUrl, signIn);
+  expect({ code: good.code, stderr: good.stderr }).toEqual({ code: 0, stderr: '' });
+  expect(good.stdout).toMatch(/all 14 promises kept\n$/);
+
+  const bad = await smokeCommand(broken.url, {
+    SMOKE_TOKEN: tokens.user,
+    SMOKE_READER_TOKEN: tokens.reader,
+  });
+  expect(bad.code).toBe(1);
+  expect(bad.stdout).toContain(
+    'BROKEN  SPEC 4: every response has x-content-type-options: nosniff',
+  );
+
+  const missing = await smokeCommand(stack.apiUrl, {});
+  expect(missing.code).toBe(2);
+  expect(missing.stderr).toMatch(/SMOKE_TOKEN/);
+
+  const output = [good, bad, missing].map((r) => r.stdout + r.stderr).join('\n');
+  for (const token of Object.values(tokens)) expect(output).not.toContain(token.split('.')[1]);
+  expect(output).not.toContain(DEMO_PASSWORD);
+}, 60_000);

@@ -1,0 +1,345 @@
+/**
+ * SPEC 7 in the template, for the default stage and for a named disposable stage: names and
+ * retention, the alarms and their topic, the dashboard, tracing and the logs that follow a
+ * request. Thresholds are checked against lib/monitoring.ts THRESHOLDS, whose reasons are there.
+ */
+import { createApp } from '../../lib/app';
+import { THRESHOLDS } from '../../lib/monitoring';
+import { routes } from '../../lib/routes';
+import { SettingsError } from '../../lib/settings';
+import { makeStage } from '../../lib/stage';
+import {
+  CDK_JSON_CONTEXT,
+  onlyResource,
+  resourcesOf,
+  synthesize,
+  type CfnTemplate,
+  type Json,
+  type Synthesized,
+  DISPOSABLE_DEV_CONTEXT,
+} from './synth';
+
+let prod: Synthesized;
+let dev: Synthesized;
+beforeAll(() => {
+  prod = synthesize();
+  dev = synthesize({ context: DISPOSABLE_DEV_CONTEXT });
+});
+afterAll(() => {
+  prod?.cleanup();
+  dev?.cleanup();
+});
+
+/**
+ * Logical ids of everything deployed before stages existed. A changed id would make
+ * CloudFormation replace the resource: a new, empty table or user pool.
+ */
+const DEPLOYED_BEFORE_STAGES = [
+  'ApiAccessLogs50B185DB',
+  'ApiDefaultStage189A7074',
+  'ApiGetCustomerA4143F1E',
+  'ApiGetCustomerLogGroup66E033F4',
+  'ApiGetCustomerRole141A24CF',
+  'ApiGetCustomerRoleDefaultPolicyA76969BE',
+  'ApiGetTransactionA12D1040',
+  'ApiGetTransactionLogGroupD78970D9',
+  'ApiGetTransactionRole0079B159',
+  'ApiGetTransactionRoleDefaultPolicy72429BB6',
+  'ApiHttpApi4C294DC0',
+  'ApiHttpApiCognitoAuthorizerB58DB3E4',
+  'ApiHttpApiGETcustomerscustomerid7C6266A2',
+  'ApiHttpApiGETcustomerscustomeridGetCustomerIntegrationD4B1ABC0',
+  'ApiHttpApiGETcustomerscustomeridGetCustomerIntegrationPermission77AC3279',
+  'ApiHttpApiGETtransactionstransactionid1394DA87',
+  'ApiHttpApiGETtransactionstransactionidGetTransactionIntegration3C0999AF',
+  'ApiHttpApiGETtransactionstransactionidGetTransactionIntegrationPermission6AB48E96',
+  'DataAccessLogsBucketC3B60382',
+  'DataAccessLogsBucketPolicyF50EEAB2',
+  'DataFilesBucketB56395FD',
+  'DataFilesBucketPolicy2A3D7BFB',
+  'DataTableFDBAD0F2',
+  'IdentityUserPool96FE3B9B',
+  'IdentityUserPoolApiClient11B43C55',
+  'IdentityUserPoolCustomerReaders0AA82D4D',
+];
+
+const KEPT_TYPES = [
+  'AWS::DynamoDB::Table',
+  'AWS::S3::Bucket',
+  'AWS::Cognito::UserPool',
+  'AWS::Logs::LogGroup',
+];
+
+describe('stages', () => {
+  test('no stage: the stack keeps its name and every resource its logical id', () => {
+    expect(prod.stack.stackName).toBe('CurrencyExchangeReadApi');
+    expect(prod.stack.artifactId).toBe('CurrencyExchangeReadApi');
+    for (const id of DEPLOYED_BEFORE_STAGES)
+      expect([id, id in prod.json.Resources]).toEqual([id, true]);
+  });
+
+  test('a named stage is its own stack, and the names set in the template derive from it', () => {
+    expect(dev.stack.stackName).toBe('CurrencyExchangeReadApi-dev');
+    const named = (s: Synthesized) =>
+      [
+        ...resourcesOf(s.json, 'AWS::CloudWatch::Alarm').map(([, r]) => r.Properties!.AlarmName),
+        onlyResource(s.json, 'AWS::CloudWatch::Dashboard')[1].Properties!.DashboardName,
+        ...resourcesOf(s.json, 'AWS::Logs::MetricFilter').map(
+          ([, r]) => r.Properties!.MetricTransformations[0].MetricNamespace,
+        ),
+      ] as string[];
+    for (const name of named(prod)) expect(name).toMatch(/^CurrencyExchangeReadApi(?!-dev)/);
+    for (const name of named(dev)) expect(name).toMatch(/^CurrencyExchangeReadApi-dev\b/);
+    // Everything else is named by CloudFormation from the stack name (test/infra/api.test.ts
+    // checks that no physical name is hard-coded).
+  });
+
+  test('default: data, users and logs are retained and protected; nothing empties a bucket', () => {
+    for (const type of KEPT_TYPES) {
+      for (const [id, r] of resourcesOf(prod.json, type)) {
+        expect([id, r.DeletionPolicy, r.UpdateReplacePolicy]).toEqual([id, 'Retain', 'Retain']);
+      }
+    }
+    expect(
+      onlyResource(prod.json, 'AWS::DynamoDB::Table')[1].Properties!.DeletionProtectionEnabled,
+    ).toBe(true);
+    expect(
+      onlyResource(prod.json, 'AWS::Cognito::UserPool')[1].Properties!.DeletionProtection,
+    ).toBe('ACTIVE');
+    expect(resourcesOf(prod.json, 'Custom::S3AutoDeleteObjects')).toEqual([]);
+  });
+
+  test('disposable: cdk destroy removes the whole stage, buckets emptied first', () => {
+    for (const type of [...KEPT_TYPES, 'AWS::KMS::Key']) {
+      for (const [id, r] of resourcesOf(dev.json, type)) {
+        expect([id, r.DeletionPolicy]).toEqual([id, 'Delete']);
+      }
+    }
+    expect(
+      onlyResource(dev.json, 'AWS::DynamoDB::Table')[1].Properties!.DeletionProtectionEnabled,
+    ).toBe(false);
+    expect(onlyResource(dev.json, 'AWS::Cognito::UserPool')[1].Properties!.DeletionProtection).toBe(
+      'INACTIVE',
+    );
+    const emptied = resourcesOf(dev.json, 'Custom::S3AutoDeleteObjects').map(
+      ([, r]) => r.Properties!.BucketName.Ref as string,
+    );
+    expect(emptied.sort()).toEqual(
+      resourcesOf(dev.json, 'AWS::S3::Bucket')
+        .map(([id]) => id)
+        .sort(),
+    );
+  });
+
+  test.each([
+    ['Dev', /lower-case letters/],
+    ['-dev', /starting with a letter/],
+    ['dev--x', /single hyphens/],
+    ['dev_x', /lower-case letters/],
+    ['a-very-long-stage-name-x', /1 to 20/],
+    ['', /Omit -c stage/],
+  ])('synth refuses the stage name %j with the reason', (stage, reason) => {
+    expect(() => createApp({ context: { ...CDK_JSON_CONTEXT, stage } })).toThrow(reason);
+  });
+
+  test('synth refuses disposable without a stage, a disposable that is not true/false, a bad e-mail', () => {
+    expect(() => makeStage({ disposable: true })).toThrow(/needs a named stage/);
+    expect(() =>
+      createApp({ context: { ...CDK_JSON_CONTEXT, stage: 'x', disposable: 'yes' } }),
+    ).toThrow(SettingsError);
+    expect(() => makeStage({ name: 'x', alarmEmail: 'ops at example.com' })).toThrow(/e-mail/);
+    expect(makeStage({ name: 'test-2', disposable: true })).toMatchObject({
+      stackName: 'CurrencyExchangeReadApi-test-2',
+      disposable: true,
+    });
+  });
+});
+
+describe.each([
+  ['default stage', () => prod],
+  ['disposable dev stage', () => dev],
+])('alarms, %s', (_name, get) => {
+  const alarms = () =>
+    resourcesOf(get().json, 'AWS::CloudWatch::Alarm').map(([, r]) => r.Properties!);
+  /** The alarm whose (only or summed) metric has this name and these dimension values. */
+  const alarmOn = (metricName: string, ...dimensionValues: unknown[]): Json => {
+    const found = alarms().filter((a) =>
+      (a.Metrics as Json[]).some(
+        (m) =>
+          m.MetricStat?.Metric.MetricName === metricName &&
+          dimensionValues.every((v) =>
+            (m.MetricStat.Metric.Dimensions ?? []).some(
+              (d: Json) => JSON.stringify(d.Value) === JSON.stringify(v),
+            ),
+          ),
+      ),
+    );
+    expect([metricName, found.length]).toEqual([metricName, 1]);
+    return found[0];
+  };
+
+  test('one encrypted topic; only CloudWatch alarms of this account may publish to it', () => {
+    const s = get();
+    const [topicId, topic] = onlyResource(s.json, 'AWS::SNS::Topic');
+    const [keyId, key] = onlyResource(s.json, 'AWS::KMS::Key');
+    expect(topic.Properties!.KmsMasterKeyId).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+    expect(key.Properties!.EnableKeyRotation).toBe(true);
+    const statements = onlyResource(s.json, 'AWS::SNS::TopicPolicy')[1].Properties!.PolicyDocument
+      .Statement as Json[];
+    const allows = statements.filter((st) => st.Effect === 'Allow');
+    expect(allows).toEqual([
+      expect.objectContaining({
+        Action: 'sns:Publish',
+        Principal: { Service: 'cloudwatch.amazonaws.com' },
+        Resource: { Ref: topicId },
+        Condition: {
+          StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+          ArnLike: { 'aws:SourceArn': expect.anything() },
+        },
+      }),
+    ]);
+    expect(JSON.stringify(allows[0].Condition.ArnLike)).toContain(':alarm:*');
+    const keyStatements = key.Properties!.KeyPolicy.Statement as Json[];
+    expect(keyStatements).toContainEqual(
+      expect.objectContaining({
+        Principal: { Service: 'cloudwatch.amazonaws.com' },
+        Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+      }),
+    );
+  });
+
+  test('every alarm notifies the topic on alarm and on recovery, treats missing data as fine, and says what to look at first', () => {
+    const [topicId] = onlyResource(get().json, 'AWS::SNS::Topic');
+    expect(alarms()).toHaveLength(routes.length * 5 + 3);
+    for (const alarm of alarms()) {
+      expect([
+        alarm.AlarmName,
+        alarm.AlarmActions,
+        alarm.OKActions,
+        alarm.TreatMissingData,
+      ]).toEqual([alarm.AlarmName, [{ Ref: topicId }], [{ Ref: topicId }], 'notBreaching']);
+      expect(alarm.ActionsEnabled).toBe(true);
+      expect(alarm.AlarmDescription).toMatch(/First look: .{40,}/);
+    }
+  });
+
+  test("per route: 5xx and p99 latency on the route's own metrics (detailed metrics on)", () => {
+    const s = get();
+    const [, stage] = onlyResource(s.json, 'AWS::ApiGatewayV2::Stage');
+    expect(stage.Properties!.DefaultRouteSettings.DetailedMetricsEnabled).toBe(true);
+    for (const route of routes) {
+      const fiveXx = alarmOn('5xx', route.path, route.method);
+      expect(fiveXx).toMatchObject({
+        Threshold: THRESHOLDS.route5xxAbove,
+        ComparisonOperator: 'GreaterThanThreshold',
+        EvaluationPeriods: 1,
+      });
+      expect(fiveXx.Metrics[0].MetricStat).toMatchObject({ Stat: 'Sum', Period: 300 });
+      const p99 = alarmOn('Latency', route.path, route.method);
+      expect(p99).toMatchObject({
+        Threshold: THRESHOLDS.routeP99.toMilliseconds(),
+        DatapointsToAlarm: THRESHOLDS.routeP99Periods,
+        EvaluationPeriods: THRESHOLDS.routeP99Periods,
+      });
+      expect(p99.Metrics[0].MetricStat.Stat).toBe('p99');
+    }
+  });
+
+  test('per function: errors, throttles and a duration near the timeout', () => {
+    const s = get();
+    for (const route of routes) {
+      const fn = { Ref: s.logicalId(s.stack.api.functions.get(route.id)!) };
+      expect(alarmOn('Errors', fn)).toMatchObject({ Threshold: 0 });
+      expect(alarmOn('Throttles', fn)).toMatchObject({ Threshold: 0 });
+      const duration = alarmOn('Duration', fn);
+      expect(duration.Metrics[0].MetricStat.Stat).toBe('Maximum');
+      // 80 % of the function's timeout.
+      expect(duration.Threshold).toBe(0.8 * 10_000);
+    }
+  });
+
+  test('DynamoDB throttled reads and system errors; a surge of 401/403 from the access log', () => {
+    const s = get();
+    const table = { Ref: s.logicalId(s.stack.data.table) };
+    expect(alarmOn('ReadThrottleEvents', table)).toMatchObject({ Threshold: 0 });
+    const systemErrors = alarmOn('SystemErrors', table, 'Query');
+    expect(systemErrors.Metrics[0].Expression).toContain('systemErrorQuery');
+
+    const refusals = alarmOn('AuthRefusals');
+    expect(refusals).toMatchObject({
+      Threshold: THRESHOLDS.authRefusalsAtLeast,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    const filter = resourcesOf(s.json, 'AWS::Logs::MetricFilter')
+      .map(([, r]) => r.Properties!)
+      .find((p) => p.MetricTransformations[0].MetricName === 'AuthRefusals')!;
+    expect(filter.LogGroupName).toEqual({ Ref: s.logicalId(s.stack.api.accessLogGroup) });
+    expect(filter.FilterPattern).toBe('{ ($.status = "401") || ($.status = "403") }');
+    expect(refusals.Metrics[0].MetricStat.Metric.Namespace).toBe(
+      filter.MetricTransformations[0].MetricNamespace,
+    );
+  });
+});
+
+describe.each([
+  ['default stage', () => prod],
+  ['disposable dev stage', () => dev],
+])('dashboard, tracing and logs, %s', (_name, get) => {
+  test('one dashboard: per route requests, 4xx, 5xx, p50/p99; cold starts and init time; DynamoDB read capacity and throttles', () => {
+    const [, dashboard] = onlyResource(get().json, 'AWS::CloudWatch::Dashboard');
+    const body = JSON.stringify(dashboard.Properties!.DashboardBody);
+    for (const route of routes) expect(body).toContain(route.path);
+    for (const text of [
+      '\\"Count\\"',
+      '\\"4xx\\"',
+      '\\"5xx\\"',
+      'p50',
+      'p99',
+      'Cold starts',
+      'InitDuration',
+      'ConsumedReadCapacityUnits',
+      'ReadThrottleEvents',
+    ]) {
+      expect([text, body.includes(text)]).toEqual([text, true]);
+    }
+  });
+
+  test("cold starts are counted from the REPORT line of each function's own log group", () => {
+    const s = get();
+    const filters = resourcesOf(s.json, 'AWS::Logs::MetricFilter').map(([, r]) => r.Properties!);
+    for (const route of routes) {
+      const fn = s.stack.api.functions.get(route.id)!;
+      const filter = filters.find(
+        (p) => p.MetricTransformations[0].MetricName === `${route.id}InitDuration`,
+      )!;
+      expect(filter.LogGroupName).toEqual({ Ref: s.logicalId(fn.logGroup as never) });
+      expect(filter.FilterPattern).toContain('$.type = "platform.report"');
+      expect(filter.MetricTransformations[0].MetricValue).toBe('$.record.metrics.initDurationMs');
+    }
+  });
+
+  test('every function: active tracing, Lambda JSON logs, INFO and up', () => {
+    const functions = resourcesOf(get().json, 'AWS::Lambda::Function').filter(([id]) =>
+      id.startsWith('Api'),
+    );
+    expect(functions).toHaveLength(routes.length);
+    for (const [, fn] of functions) {
+      expect(fn.Properties!.TracingConfig).toEqual({ Mode: 'Active' });
+      expect(fn.Properties!.LoggingConfig).toMatchObject({
+        LogFormat: 'JSON',
+        ApplicationLogLevel: 'INFO',
+        SystemLogLevel: 'INFO',
+      });
+    }
+  });
+});
+
+test('alarmEmail subscribes the address to the topic; without it there is no subscription', () => {
+  const subscriptions = (json: CfnTemplate) =>
+    resourcesOf(json, 'AWS::SNS::Subscription').map(([, r]) => r.Properties!);
+  expect(subscriptions(prod.json)).toEqual([]);
+  expect(subscriptions(dev.json)).toEqual([
+    expect.objectContaining({ Protocol: 'email', Endpoint: 'ops@example.com' }),
+  ]);
+  expect(Object.keys(dev.json.Outputs ?? {})).toContain('AlarmTopicArn');
+});
