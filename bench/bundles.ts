@@ -1,86 +1,94 @@
 /**
- * The production bundles, built exactly as `cdk synth` builds them, and the reference bundle,
- * built with the same options.
- *
- * The esbuild options come from BUNDLING in lib/api-function.ts, the object every ApiFunction
- * hands to NodejsFunction, translated the way aws-cdk-lib's Bundling.buildEsbuildArgs turns it
- * into esbuild's command line (`--bundle --target --platform=node --format --minify
- * --sourcemap --sources-content --external --banner:js --main-fields`). An option the
- * translation does not know stops the benchmark, so the two cannot drift apart silently.
+ * The bundles the benchmark measures, all from the same sources and the same esbuild:
+ * - the production bundles, built exactly as `cdk synth` builds them (BUNDLING in
+ *   lib/api-function.ts, translated by lib/esbuild-options.ts; a test checks the two agree);
+ * - `Reference`, the stock floor: bench/reference.ts (one DynamoDB Document Client, one Query)
+ *   bundled as a plain project ships the stock SDK: BUNDLING without the credential alias, so
+ *   with the SDK's whole default credential chain, and no source map;
+ * - `GetTransaction+maps`: the production bundle with a linked source map, run with
+ *   `--enable-source-maps` (what the functions deployed before), to price runtime source maps;
+ * - `CdkDefault`: the GetTransaction function as a default `NodejsFunction` builds it (CommonJS,
+ *   not minified, `@aws-sdk/*` and `@smithy/*` left out). Lambda resolves those from the SDK in
+ *   its runtime (`/var/runtime/node_modules`, the CommonJS builds); here Node.js resolves them the
+ *   same way from the project's node_modules, which the bundle directory sits under.
  */
-import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build, type BuildOptions } from 'esbuild';
+import { build } from 'esbuild';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { BUNDLING } from '../lib/api-function';
+import { esbuildOptions } from '../lib/esbuild-options';
 import { routes } from '../lib/routes';
 
-const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-/** Options that do not change the bundle (where it is built, or Docker's platform). */
-const NO_EFFECT = new Set(['forceDockerBundling', 'platform']);
-const TRANSLATED = new Set([
-  'format',
-  'target',
-  'minify',
-  'sourceMap',
-  'sourcesContent',
-  'mainFields',
-  'externalModules',
-  'banner',
-]);
-
-/** esbuild's options for a NodejsFunction bundle with these BundlingOptions (see the header). */
-export function esbuildOptions(bundling: BundlingOptions): BuildOptions {
-  const unknown = Object.keys(bundling).filter((k) => !NO_EFFECT.has(k) && !TRANSLATED.has(k));
-  if (unknown.length)
-    throw new Error(`bench/bundles.ts does not translate BUNDLING.${unknown.join(', ')} yet`);
-  if (!bundling.target) throw new Error('BUNDLING.target must be set');
-  return {
-    bundle: true,
-    target: bundling.target,
-    platform: 'node',
-    format: bundling.format === 'esm' ? 'esm' : 'cjs',
-    minify: bundling.minify ?? false,
-    sourcemap: bundling.sourceMap ?? false,
-    sourcesContent: bundling.sourcesContent ?? true,
-    // NodejsFunction leaves the SDK out unless told otherwise; ours says [] (all bundled).
-    external: bundling.externalModules ?? ['@aws-sdk/*', '@smithy/*'],
-    ...(bundling.banner ? { banner: { js: bundling.banner } } : {}),
-    ...(bundling.mainFields ? { mainFields: bundling.mainFields } : {}),
-    absWorkingDir: PROJECT_ROOT,
-    logLevel: 'warning',
-  };
-}
-
 export interface Bundle {
-  /** `GetTransaction`, `GetCustomer` or `Reference`. */
+  /** `GetTransaction`, `GetCustomer`, `Reference`, `GetTransaction+maps` or `CdkDefault`. */
   name: string;
   entry: string;
-  /** index.mjs */
+  /** index.mjs, or index.js for CommonJS */
   file: string;
   bytes: number;
   mapBytes: number;
+  /** NODE_OPTIONS it runs with: the deployed ones, or what the variant stands for. */
+  nodeOptions: string;
 }
 
 /** The reference: only DynamoDBDocumentClient and one QueryCommand (bench/reference.ts). */
 export const REFERENCE = 'Reference';
+export const WITH_SOURCE_MAPS = 'GetTransaction+maps';
+export const CDK_DEFAULT = 'CdkDefault';
+
+/** The stock floor's options: the production ones without what this project leaves out. */
+const { esbuildArgs: _alias, ...STOCK } = BUNDLING;
+
+/** A default NodejsFunction on nodejs24.x: CommonJS, not minified, the SDK left external. */
+const CDK_DEFAULTS: BundlingOptions = { target: 'node24' };
+
+/** The NODE_OPTIONS the functions are deployed with (none: lib/api-function.ts sets none). */
+export const DEPLOYED_NODE_OPTIONS = '';
 
 export async function buildBundles(outDir: string): Promise<Bundle[]> {
   rmSync(outDir, { recursive: true, force: true });
-  const options = esbuildOptions(BUNDLING);
-  const entries = [
-    ...routes.map((r) => ({ name: r.id, entry: r.entry })),
-    { name: REFERENCE, entry: 'bench/reference.ts' },
-  ];
+  const transaction = routes.find((r) => r.id === 'GetTransaction')!.entry;
+  const entries: { name: string; entry: string; bundling: BundlingOptions; nodeOptions: string }[] =
+    [
+      ...routes.map((r) => ({
+        name: r.id,
+        entry: r.entry,
+        bundling: BUNDLING,
+        nodeOptions: DEPLOYED_NODE_OPTIONS,
+      })),
+      {
+        name: REFERENCE,
+        entry: 'bench/reference.ts',
+        bundling: STOCK,
+        nodeOptions: DEPLOYED_NODE_OPTIONS,
+      },
+      {
+        name: WITH_SOURCE_MAPS,
+        entry: transaction,
+        bundling: { ...BUNDLING, sourceMap: true, sourcesContent: false },
+        nodeOptions: '--enable-source-maps',
+      },
+      { name: CDK_DEFAULT, entry: transaction, bundling: CDK_DEFAULTS, nodeOptions: '' },
+    ];
   return Promise.all(
-    entries.map(async ({ name, entry }) => {
+    entries.map(async ({ name, entry, bundling, nodeOptions }) => {
       const dir = join(outDir, name);
       mkdirSync(dir, { recursive: true });
-      const file = join(dir, options.format === 'esm' ? 'index.mjs' : 'index.js');
+      const options = esbuildOptions(bundling);
+      const esm = options.format === 'esm';
+      // The project's package.json says "type": "module"; Lambda reads index.js as CommonJS.
+      if (!esm) writeFileSync(join(dir, 'package.json'), '{"type":"commonjs"}\n');
+      const file = join(dir, esm ? 'index.mjs' : 'index.js');
       await build({ ...options, entryPoints: [entry], outfile: file });
-      return { name, entry, file, bytes: statSync(file).size, mapBytes: mapSize(file) };
+      return {
+        name,
+        entry,
+        file,
+        bytes: statSync(file).size,
+        mapBytes: mapSize(file),
+        nodeOptions,
+      };
     }),
   );
 }

@@ -3,7 +3,13 @@
  * (the X-Amz-Target header), and keeps the body of the last one of each: what a function really
  * sends, not what it means to send.
  */
-import { Agent, createServer, request } from 'node:http';
+import {
+  Agent,
+  createServer,
+  request,
+  type IncomingHttpHeaders,
+  type ServerResponse,
+} from 'node:http';
 
 export interface CountingProxy {
   readonly endpoint: string;
@@ -13,6 +19,38 @@ export interface CountingProxy {
   lastBody(operation: string): Record<string, unknown> | undefined;
   reset(): void;
   stop(): Promise<void>;
+}
+
+/** Sends a request on to `to` over `agent` and pipes the answer back into `res`. */
+export function forward(
+  res: ServerResponse,
+  sent: {
+    method?: string | undefined;
+    path?: string | undefined;
+    headers: IncomingHttpHeaders;
+    body: Buffer;
+  },
+  to: URL,
+  agent: Agent,
+): void {
+  const upstream = request(
+    {
+      agent,
+      host: to.hostname,
+      port: to.port,
+      method: sent.method,
+      path: sent.path,
+      headers: { ...sent.headers, host: to.host },
+    },
+    (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    },
+  );
+  upstream.on('error', () => {
+    res.writeHead(502).end();
+  });
+  upstream.end(sent.body);
 }
 
 export async function startCountingProxy(target: string): Promise<CountingProxy> {
@@ -29,24 +67,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
       const operation = String(req.headers['x-amz-target'] ?? '-').replace(/^.*\./, '');
       counts[operation] = (counts[operation] ?? 0) + 1;
       last.set(operation, body);
-      const upstream = request(
-        {
-          agent,
-          host: to.hostname,
-          port: to.port,
-          method: req.method,
-          path: req.url,
-          headers: { ...req.headers, host: to.host },
-        },
-        (up) => {
-          res.writeHead(up.statusCode ?? 502, up.headers);
-          up.pipe(res);
-        },
-      );
-      upstream.on('error', () => {
-        res.writeHead(502).end();
-      });
-      upstream.end(body);
+      forward(res, { method: req.method, path: req.url, headers: req.headers, body }, to, agent);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

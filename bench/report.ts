@@ -17,8 +17,20 @@ export interface Results {
   };
   config: Record<string, unknown>;
   bundles?: { name: string; bytes: number; mapBytes: number }[];
-  cold?: Record<string, { importMs: Summary; importedAt: Summary }>;
-  first?: Record<string, { respondedAt: Summary; requestMs: Summary }>;
+  cold?: Record<
+    string,
+    {
+      importMs: Summary;
+      importedAt: Summary;
+      cpuMs: Summary;
+      /** Median over rounds of this bundle's figure over the reference's in the same round. */
+      paired: { importedAt: number; cpuMs: number };
+    }
+  >;
+  first?: Record<
+    string,
+    { respondedAt: Summary; requestMs: Summary; paired: { respondedAt: number } }
+  >;
   warm?: Record<
     string,
     { handler: Summary; query: Summary; cpuMicros: { handler: number; query: number } }
@@ -91,8 +103,10 @@ export interface Results {
 }
 
 export const BUDGETS = {
-  coldImport: 1.1,
-  bundleSize: 1.15,
+  /** The deployed bundles against the stock floor (issue 11): whole-process import, size, start→first response. */
+  coldImport: 0.8,
+  bundleSize: 0.75,
+  firstResponse: 0.85,
   warmP50: 1.1,
   /** Peak RSS importing the largest file over the smallest: "flat" memory. */
   importMemory: 1.25,
@@ -101,6 +115,10 @@ export const BUDGETS = {
 };
 
 const REFERENCE = 'Reference';
+/** The variants that are measured for comparison, not deployed (bench/bundles.ts). */
+const WITH_SOURCE_MAPS = 'GetTransaction+maps';
+const CDK_DEFAULT = 'CdkDefault';
+const DEPLOYED = (name: string) => ![REFERENCE, WITH_SOURCE_MAPS, CDK_DEFAULT].includes(name);
 const ms = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
 const x = (n: number) => `${n.toFixed(3)}×`;
 const kib = (n: number) => (n / 1024).toFixed(1);
@@ -152,7 +170,6 @@ export function writeReport(r: Results): string {
 
   if (r.bundles && r.cold) {
     const ref = r.bundles.find((b) => b.name === REFERENCE)!;
-    const refCold = r.cold[REFERENCE]!;
     const rows = r.bundles.map((b) => {
       const c = r.cold![b.name]!;
       return [
@@ -161,30 +178,31 @@ export function writeReport(r: Results): string {
         x(b.bytes / ref.bytes),
         kib(b.mapBytes),
         ms(c.importMs.p50),
-        ms(c.importMs.p90),
-        x(c.importMs.p50 / refCold.importMs.p50),
         ms(c.importedAt.p50),
-        x(c.importedAt.p50 / refCold.importedAt.p50),
+        ms(c.importedAt.p90),
+        x(c.paired.importedAt),
+        ms(c.cpuMs.p50),
+        x(c.paired.cpuMs),
       ];
     });
-    for (const b of r.bundles.filter((b) => b.name !== REFERENCE)) {
+    for (const b of r.bundles.filter((b) => DEPLOYED(b.name))) {
       const size = b.bytes / ref.bytes;
-      const time = r.cold[b.name]!.importMs.p50 / refCold.importMs.p50;
+      const time = r.cold[b.name]!.paired.importedAt;
       budgets.push([
-        `${b.name}: bundle size ≤ ${BUDGETS.bundleSize}× reference`,
+        `${b.name}: bundle size ≤ ${BUDGETS.bundleSize}× the stock floor`,
         x(size),
         yes(size <= BUDGETS.bundleSize),
       ]);
       budgets.push([
-        `${b.name}: cold import time ≤ ${BUDGETS.coldImport}× reference`,
+        `${b.name}: whole-process import ≤ ${BUDGETS.coldImport}× the stock floor`,
         x(time),
         yes(time <= BUDGETS.coldImport),
       ]);
     }
     sections.push(
-      '## 1. Cold start floor',
+      '## 1. Cold start: import',
       '',
-      `The production bundles, built with the options \`cdk synth\` uses (BUNDLING in lib/api-function.ts), against a reference bundle holding only DynamoDBDocumentClient and one QueryCommand (bench/reference.ts), built with the same options. Each run is a fresh Node.js ${m.node} process with the Lambda-like environment and \`NODE_OPTIONS=--enable-source-maps\` as deployed, that imports the bundle (its init work included); ${r.cold[REFERENCE]!.importMs.n} runs each, order rotated every round. Import = \`await import()\` alone; started→imported = from process start (Node.js bootstrap included).`,
+      `The deployed bundles (GetTransaction, GetCustomer), built with the options \`cdk synth\` uses (BUNDLING in lib/api-function.ts), against the stock floor \`Reference\`: only DynamoDBDocumentClient and one QueryCommand (bench/reference.ts), bundled as a plain project ships the stock SDK (the same esbuild options, ESM and minified, without this project's credential alias, no source map). Two variants for comparison: \`GetTransaction+maps\`, the same bundle with a linked source map run with \`--enable-source-maps\` (how the functions ran before), and \`CdkDefault\`, the GetTransaction function as a default \`NodejsFunction\` builds it (CommonJS, not minified, \`@aws-sdk/*\` and \`@smithy/*\` left external and resolved from node_modules through NODE_PATH, as Lambda resolves them from the SDK in its runtime). Each run is a fresh Node.js ${m.node} process with the Lambda-like environment (credentials, region, function variables) and the deployed NODE_OPTIONS (none), that imports the bundle, its init work included; ${r.cold[REFERENCE]!.importMs.n} rounds, every bundle once per round, order rotated. Started→imported is from process start, Node.js bootstrap included (the whole process); CPU is the process's user + system time at that point. Ratios are paired: the median over rounds of the bundle's figure over the reference's in the same round.`,
       '',
       table(
         [
@@ -192,44 +210,65 @@ export function writeReport(r: Results): string {
           'Size KiB',
           'Size ratio',
           'Map KiB',
-          'Import p50 ms',
-          'p90 ms',
-          'Import ratio (p50)',
+          'Import alone p50 ms',
           'Started→imported p50 ms',
-          'Ratio',
+          'p90 ms',
+          'Ratio (paired)',
+          'CPU p50 ms',
+          'CPU ratio (paired)',
         ],
         rows,
       ),
     );
+    const maps = r.cold[WITH_SOURCE_MAPS];
+    const plain = r.cold.GetTransaction;
+    if (maps && plain)
+      sections.push(
+        '',
+        `Runtime source maps (\`--enable-source-maps\` with the linked map) cost ${x(maps.paired.importedAt / plain.paired.importedAt)} the whole-process import of the same bundle without them (${x(maps.paired.cpuMs / plain.paired.cpuMs)} the CPU).`,
+      );
   }
 
   if (r.first) {
     const ref = r.first[REFERENCE]!;
+    for (const [name, f] of Object.entries(r.first).filter(([n]) => DEPLOYED(n)))
+      budgets.push([
+        `${name}: process start → first response ≤ ${BUDGETS.firstResponse}× the stock floor`,
+        x(f.paired.respondedAt),
+        yes(f.paired.respondedAt <= BUDGETS.firstResponse),
+      ]);
     sections.push(
       '',
-      '## 2. First request',
+      '## 2. Cold start: process start → first response',
       '',
-      `Time from process start to the first response of each handler, in a fresh process against DynamoDB Local (records imported first), against the reference doing its one Query (of transaction 1's item collection). ${ref.respondedAt.n} runs each, order rotated every round, after two unmeasured rounds.`,
+      `Time from process start to the first response of each handler, in a fresh process against DynamoDB Local reached over TLS as DynamoDB is in AWS (bench/tls-proxy.ts; records imported first), against the stock floor doing its one Query (of transaction 1's item collection); the variants answer the GetTransaction request. ${ref.respondedAt.n} rounds, order rotated every round, after two unmeasured rounds; ratios paired as above.`,
       '',
       table(
         [
           'Bundle',
           'Start→response p50 ms',
           'p90 ms',
-          'Ratio (p50)',
+          'Ratio (paired)',
           'Of which the request p50 ms',
-          'Ratio',
+          'Ratio (p50)',
         ],
         Object.entries(r.first).map(([name, f]) => [
           name,
           ms(f.respondedAt.p50),
           ms(f.respondedAt.p90),
-          x(f.respondedAt.p50 / ref.respondedAt.p50),
+          x(f.paired.respondedAt),
           ms(f.requestMs.p50),
           x(f.requestMs.p50 / ref.requestMs.p50),
         ]),
       ),
     );
+    const cdk = r.first[CDK_DEFAULT];
+    const ours = r.first.GetTransaction;
+    if (cdk && ours)
+      sections.push(
+        '',
+        `**Against a default CDK function:** GetTransaction answers its first request ${(cdk.paired.respondedAt / ours.paired.respondedAt).toFixed(2)}× as fast as the same code built as a default \`NodejsFunction\` (start→response ${ms(ours.respondedAt.p50)} ms against ${ms(cdk.respondedAt.p50)} ms, p50).`,
+      );
   }
 
   if (r.warm) {

@@ -20,9 +20,17 @@ import { routes } from '../lib/routes';
 import { startDynamoDbLocal, ensureTable, type DynamoDbLocal } from '../local/dynamodb';
 import { freePort } from '../local/net';
 import { createDocumentClient, getCollection } from '../functions/shared/table';
-import { buildBundles, REFERENCE, type Bundle } from './bundles';
+import {
+  buildBundles,
+  CDK_DEFAULT,
+  DEPLOYED_NODE_OPTIONS,
+  REFERENCE,
+  WITH_SOURCE_MAPS,
+  type Bundle,
+} from './bundles';
 import type { Case, Spec } from './children/invoke';
 import { startCountingProxy } from './counting-proxy';
+import { startTlsProxy } from './tls-proxy';
 import { customerRecord, line, transactionRecord, writeImportFile } from './generate';
 import { writeReport, type Results } from './report';
 import { median, summarize } from './stats';
@@ -103,8 +111,11 @@ function lambdaEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     BUCKET_NAME: BUCKET,
     SIGNATURE_URL_TTL_SECONDS: '300',
     DISPLAY_TIME_ZONE: 'UTC',
-    // As deployed (lib/api-function.ts).
-    NODE_OPTIONS: '--enable-source-maps',
+    // Lambda's own module path: where a default CDK function finds the SDK the runtime provides
+    // (/var/runtime/node_modules there, the project's node_modules here).
+    NODE_PATH: join(ROOT, 'node_modules'),
+    // As deployed (lib/api-function.ts): none.
+    NODE_OPTIONS: DEPLOYED_NODE_OPTIONS,
     ...extra,
   };
 }
@@ -213,6 +224,15 @@ async function invoke<T>(spec: Spec, env: NodeJS.ProcessEnv, nodeArgs: string[] 
   return JSON.parse(result.slice(6)) as T;
 }
 
+/**
+ * Each name's value over the reference's in the same round, the median of those ratios: paired,
+ * so that a busy moment on the machine falls on both sides of a ratio.
+ */
+function pairedRatio<T>(runs: Record<string, T[]>, name: string, value: (run: T) => number) {
+  const ref = runs[REFERENCE]!;
+  return median(runs[name]!.map((run, i) => value(run) / value(ref[i]!)));
+}
+
 /** Runs `runs` rounds of `names`, rotating the order each round to cancel drift. */
 async function rounds<T>(
   runs: number,
@@ -290,16 +310,18 @@ async function main(): Promise<void> {
     logLevel: 'warning',
   });
   results.bundles = bundles.map(({ name, bytes, mapBytes }) => ({ name, bytes, mapBytes }));
-  const names = [REFERENCE, ...routes.map((r) => r.id)];
+  // The stock floor, the deployed bundles, and the two variants they are compared with.
+  const names = [REFERENCE, ...routes.map((r) => r.id), WITH_SOURCE_MAPS, CDK_DEFAULT];
+  /** The environment of a bundle: Lambda's, with the NODE_OPTIONS the bundle stands for. */
+  const envOf = (name: string, extra: Record<string, string> = {}) =>
+    lambdaEnv({ NODE_OPTIONS: bundle(name).nodeOptions, ...extra });
 
   if (enabled('cold')) {
     log(`cold start: ${CONFIG.coldRuns} rounds of ${names.join(', ')}, fresh processes`);
     await invoke({ mode: 'cold', bundle: bundle(REFERENCE).file }, lambdaEnv()); // file cache warm-up
+    type Cold = { importMs: number; importedAt: number; cpuMs: number };
     const runs = await rounds(CONFIG.coldRuns, names, (name) =>
-      invoke<{ importMs: number; importedAt: number }>(
-        { mode: 'cold', bundle: bundle(name).file },
-        lambdaEnv(),
-      ),
+      invoke<Cold>({ mode: 'cold', bundle: bundle(name).file }, envOf(name)),
     );
     results.cold = Object.fromEntries(
       names.map((n) => [
@@ -307,6 +329,11 @@ async function main(): Promise<void> {
         {
           importMs: summarize(runs[n]!.map((r) => r.importMs)),
           importedAt: summarize(runs[n]!.map((r) => r.importedAt)),
+          cpuMs: summarize(runs[n]!.map((r) => r.cpuMs)),
+          paired: {
+            importedAt: pairedRatio(runs, n, (r: Cold) => r.importedAt),
+            cpuMs: pairedRatio(runs, n, (r: Cold) => r.cpuMs),
+          },
         },
       ]),
     );
@@ -353,15 +380,19 @@ async function main(): Promise<void> {
 
   if (enabled('first')) {
     log(`first request: ${CONFIG.firstRuns} rounds, fresh processes against DynamoDB Local`);
+    // Over TLS, as a function in AWS reaches DynamoDB (bench/tls-proxy.ts).
+    const tls = await startTlsProxy(ddb!.endpoint, WORK);
+    cleanups.push(() => tls.stop());
+    type First = { importMs: number; requestMs: number; respondedAt: number };
     const first = (name: string) =>
-      invoke<{ importMs: number; requestMs: number; respondedAt: number }>(
+      invoke<First>(
         {
           mode: 'first',
           bundle: bundle(name).file,
           reference: name === REFERENCE,
-          case: name === REFERENCE ? CASE_OF_ROUTE.GetTransaction! : CASE_OF_ROUTE[name]!,
+          case: CASE_OF_ROUTE[name] ?? CASE_OF_ROUTE.GetTransaction!,
         },
-        tableEnv(),
+        envOf(name, { DYNAMODB_ENDPOINT: tls.endpoint, NODE_EXTRA_CA_CERTS: tls.caFile }),
       );
     await rounds(2, names, first); // DynamoDB Local's JVM warms up on these
     const runs = await rounds(CONFIG.firstRuns, names, first);
@@ -371,6 +402,7 @@ async function main(): Promise<void> {
         {
           respondedAt: summarize(runs[n]!.map((r) => r.respondedAt)),
           requestMs: summarize(runs[n]!.map((r) => r.requestMs)),
+          paired: { respondedAt: pairedRatio(runs, n, (r: First) => r.respondedAt) },
         },
       ]),
     );

@@ -38,9 +38,10 @@ export const BUNDLING: BundlingOptions = {
   target: 'node24',
   platform: 'node',
   minify: true,
-  sourceMap: true,
-  // Stack traces map to file and line; the sources themselves are not shipped.
-  sourcesContent: false,
+  // No source map in the deployed bundle and no --enable-source-maps at run time: both cost init
+  // time on every cold start. `npm run stack-trace` maps a logged stack trace to source lines
+  // afterwards, from a map rebuilt from the same commit (docs/performance.md).
+  sourceMap: false,
   // Prefer ES module builds of dependencies: better tree shaking of the AWS SDK.
   mainFields: ['module', 'main'],
   // Bundle the AWS SDK too: a pinned, tested version instead of the one in the runtime.
@@ -48,6 +49,12 @@ export const BUNDLING: BundlingOptions = {
   // CommonJS dependencies inside an ES module bundle still call require().
   banner:
     "import { createRequire } from 'node:module';const require = createRequire(import.meta.url);",
+  esbuildArgs: {
+    // Lambda hands a function its credentials in the environment: the SDK's default provider
+    // chain (SSO, ini files, process, web identity, instance metadata) is a third of the bundle
+    // that never runs there (functions/shared/lambda-credentials.ts).
+    '--alias': '@aws-sdk/credential-provider-node=./functions/shared/lambda-credentials.ts',
+  },
 };
 
 /**
@@ -103,7 +110,7 @@ export class ApiFunction extends NodejsFunction {
       systemLogLevelV2: SystemLogLevel.INFO,
       // X-Ray: a trace per request through API Gateway, Lambda and the DynamoDB call.
       tracing: Tracing.ACTIVE,
-      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      environment: props.environment,
       bundling: BUNDLING,
     });
 

@@ -2,11 +2,13 @@
  * Presigned GET URLs for files (SPEC 3.4), signed by the SDK's S3RequestPresigner on its own:
  * the S3 client is never loaded. Two choices keep a URL cheap (bench/RESULTS.md): HMACs with
  * KeyObject keys (./sha256; Node.js 24 makes Buffer-keyed HMACs slow), ~30 µs a URL instead of
- * ~90 µs, and credentials read straight from the environment rather than through a provider chain.
+ * ~90 µs, and credentials read straight from the environment rather than through a provider chain
+ * (./lambda-credentials).
  */
 import { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import { formatUrl } from '@aws-sdk/util-format-url';
 import { HttpRequest } from '@smithy/protocol-http';
+import { lambdaCredentials } from './lambda-credentials';
 import { Sha256 } from './sha256';
 
 export interface PresignerOptions {
@@ -34,26 +36,13 @@ function encodeKey(key: string): string {
     .join('/');
 }
 
-/** The function's credentials: Lambda puts them in the environment, as do the local stack and tests. */
-async function credentials(): Promise<{
-  accessKeyId: string;
-  secretAccessKey: string;
-  sessionToken?: string;
-}> {
-  const { AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN } = process.env;
-  if (!AWS_ACCESS_KEY_ID || !AWS_SECRET_ACCESS_KEY)
-    throw new Error('No AWS credentials in the environment to presign with');
-  return AWS_SESSION_TOKEN
-    ? {
-        accessKeyId: AWS_ACCESS_KEY_ID,
-        secretAccessKey: AWS_SECRET_ACCESS_KEY,
-        sessionToken: AWS_SESSION_TOKEN,
-      }
-    : { accessKeyId: AWS_ACCESS_KEY_ID, secretAccessKey: AWS_SECRET_ACCESS_KEY };
-}
-
 export function createPresigner(options: PresignerOptions): Presign {
-  const signer = new S3RequestPresigner({ credentials, region: options.region, sha256: Sha256 });
+  // The function's own credentials, as its DynamoDB client gets them (./lambda-credentials).
+  const signer = new S3RequestPresigner({
+    credentials: lambdaCredentials(),
+    region: options.region,
+    sha256: Sha256,
+  });
   const now = options.now ?? (() => new Date());
   const base = options.endpoint
     ? new URL(`${options.endpoint.replace(/\/$/, '')}/${options.bucketName}/`)

@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { createPresigner } from '../../functions/shared/presigner';
+import { createPresigner, type Presign } from '../../functions/shared/presigner';
 import { respond, type ApiResult } from '../../functions/shared/http';
 import { createTimeCodec } from '../../functions/shared/times';
 import { createLineParser } from '../../import/records';
@@ -16,13 +16,17 @@ import { useTestCredentials } from '../support/credentials';
 
 const document = loadOpenApi();
 const contract = createContract(document);
-const presign = createPresigner({
-  region: 'us-east-1',
-  bucketName: 'files',
-  ttlSeconds: 300,
-  endpoint: 'http://127.0.0.1:4569',
-});
 useTestCredentials();
+// Made once the test credentials are in the environment: a presigner reads them at creation.
+let presign: Presign;
+beforeAll(() => {
+  presign = createPresigner({
+    region: 'us-east-1',
+    bucketName: 'files',
+    ttlSeconds: 300,
+    endpoint: 'http://127.0.0.1:4569',
+  });
+});
 
 type Entity = 'transaction' | 'customer';
 const FILE_FIELDS: Record<Entity, string[]> = {

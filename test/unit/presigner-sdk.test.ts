@@ -142,8 +142,12 @@ test('one presigner keeps signing correctly across days and a change of credenti
   }
 });
 
-test('without credentials in the environment it fails rather than sign with nothing', async () => {
+test('without credentials in the environment it fails at init, or on a later call, rather than sign with nothing', async () => {
+  process.env.AWS_ACCESS_KEY_ID = 'AKID1';
+  process.env.AWS_SECRET_ACCESS_KEY = 'secret1';
+  const presign = createPresigner(base);
   delete process.env.AWS_ACCESS_KEY_ID;
   delete process.env.AWS_SECRET_ACCESS_KEY;
-  await expect(createPresigner(base)('a.png')).rejects.toThrow(/credentials/);
+  await expect(presign('a.png')).rejects.toThrow(/No AWS credentials in the environment/);
+  expect(() => createPresigner(base)).toThrow(/No AWS credentials in the environment/);
 });

@@ -1,0 +1,66 @@
+/**
+ * The esbuild options of a NodejsFunction bundle, from its BundlingOptions, translated the way
+ * aws-cdk-lib's Bundling.buildEsbuildArgs turns them into esbuild's command line (`--bundle
+ * --target --platform=node --format --minify --sourcemap --sources-content --external
+ * --banner:js --main-fields`, then `esbuildArgs`). The benchmark, the bundle tests and
+ * `npm run stack-trace` build with it; a test checks that the result is byte for byte the bundle
+ * `cdk synth` writes. An option the translation does not know throws, so the two cannot drift
+ * apart silently.
+ */
+import { fileURLToPath } from 'node:url';
+import type { BuildOptions } from 'esbuild';
+import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+
+const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Options that do not change the bundle (where it is built, or Docker's platform). */
+const NO_EFFECT = new Set(['forceDockerBundling', 'platform']);
+const TRANSLATED = new Set([
+  'format',
+  'target',
+  'minify',
+  'sourceMap',
+  'sourcesContent',
+  'mainFields',
+  'externalModules',
+  'banner',
+  'esbuildArgs',
+]);
+
+/** `--alias:name=path` arguments (the only esbuildArgs used) as esbuild's `alias` option. */
+function aliases(args: BundlingOptions['esbuildArgs']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(args ?? {})) {
+    if (key !== '--alias') throw new Error(`lib/esbuild-options.ts does not translate ${key} yet`);
+    for (const item of Array.isArray(value) ? value : [value]) {
+      const [name, path] = String(item).split('=');
+      if (!name || !path) throw new Error(`--alias needs name=path, got ${String(item)}`);
+      out[name] = path;
+    }
+  }
+  return out;
+}
+
+export function esbuildOptions(bundling: BundlingOptions): BuildOptions {
+  const unknown = Object.keys(bundling).filter((k) => !NO_EFFECT.has(k) && !TRANSLATED.has(k));
+  if (unknown.length)
+    throw new Error(`lib/esbuild-options.ts does not translate ${unknown.join(', ')} yet`);
+  if (!bundling.target) throw new Error('BundlingOptions.target must be set');
+  const alias = aliases(bundling.esbuildArgs);
+  return {
+    bundle: true,
+    target: bundling.target,
+    platform: 'node',
+    format: bundling.format === 'esm' ? 'esm' : 'cjs',
+    minify: bundling.minify ?? false,
+    sourcemap: bundling.sourceMap ?? false,
+    sourcesContent: bundling.sourcesContent ?? true,
+    // NodejsFunction leaves the SDK out unless told otherwise (the Lambda runtime provides it).
+    external: bundling.externalModules ?? ['@aws-sdk/*', '@smithy/*'],
+    ...(bundling.banner ? { banner: { js: bundling.banner } } : {}),
+    ...(bundling.mainFields ? { mainFields: bundling.mainFields } : {}),
+    ...(Object.keys(alias).length ? { alias } : {}),
+    absWorkingDir: PROJECT_ROOT,
+    logLevel: 'warning',
+  };
+}
