@@ -1,7 +1,7 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { removalPolicyFor } from './stage';
 import { PARTITION_KEY, SORT_KEY } from '../functions/shared/keys';
 
 /** The readable key prefixes: one list, which the import also holds file keys to. */
@@ -33,7 +33,7 @@ export class Data extends Construct {
   constructor(scope: Construct, id: string, props: DataProps = {}) {
     super(scope, id);
     const disposable = props.disposable ?? false;
-    const removalPolicy = disposable ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
+    const removalPolicy = removalPolicyFor(disposable);
     const autoDeleteObjects = disposable;
 
     this.table = new Table(this, 'Table', {

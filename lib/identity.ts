@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import {
   AccountRecovery,
   FeaturePlan,
@@ -9,6 +9,7 @@ import {
   UserPoolGroup,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
+import { removalPolicyFor } from './stage';
 
 /** The Cognito group whose members may read customers (SPEC 1). */
 export const CUSTOMER_READERS_GROUP = 'customer-readers';
@@ -54,7 +55,7 @@ export class Identity extends Construct {
       featurePlan: FeaturePlan.PLUS,
       standardThreatProtectionMode: StandardThreatProtectionMode.FULL_FUNCTION,
       deletionProtection: !disposable,
-      removalPolicy: disposable ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
+      removalPolicy: removalPolicyFor(disposable),
     });
     Validations.of(this.userPool).acknowledge({
       id: 'AwsSolutions-COG2',

@@ -1,4 +1,4 @@
-import { Aws, Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Aws, Duration } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -16,6 +16,7 @@ import {
   SnsAlarmActionStrategy,
 } from 'cdk-monitoring-constructs';
 import { Construct } from 'constructs';
+import { removalPolicyFor } from './stage';
 import { ApiFunction } from './api-function';
 import type { Route } from './routes';
 
@@ -104,7 +105,7 @@ export class Monitoring extends Construct {
     const key = new Key(this, 'AlarmTopicKey', {
       description: `${props.name} alarm notifications`,
       enableKeyRotation: true,
-      removalPolicy: props.disposable ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
+      removalPolicy: removalPolicyFor(props.disposable ?? false),
       ...(props.disposable ? { pendingWindow: Duration.days(7) } : {}),
     });
     key.addToResourcePolicy(

@@ -1,4 +1,4 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -9,7 +9,7 @@ import { Identity } from './identity';
 import { Monitoring } from './monitoring';
 import { routes as defaultRoutes, type Route } from './routes';
 import { DEFAULT_SETTINGS, validateSettings, type Settings } from './settings';
-import { DEFAULT_STAGE, type Stage } from './stage';
+import { DEFAULT_STAGE, removalPolicyFor, type Stage } from './stage';
 
 /** The repository root, where handler entries and package-lock.json live. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
@@ -55,7 +55,7 @@ export class ReadApiStack extends Stack {
       settings,
       throttle: props.throttle,
       logRetention: props.logRetention,
-      ...(disposable ? { logRemovalPolicy: RemovalPolicy.DESTROY } : {}),
+      logRemovalPolicy: removalPolicyFor(disposable),
     });
     this.monitoring = new Monitoring(this, 'Monitoring', {
       name: this.stackName,

@@ -38,7 +38,7 @@ export class BrokenPromise extends Error {
 }
 
 /** SPEC 4: on every answer of the functions. */
-export const SPEC_HEADERS: Readonly<Record<string, string>> = {
+const SPEC_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'application/json; charset=utf-8',
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
@@ -295,7 +295,7 @@ export async function runSmoke(options: SmokeOptions): Promise<string[]> {
 }
 
 /** The groups claim of an access token, read without verifying it (only to pick checks). */
-export function groupsOf(token: string): string[] {
+function groupsOf(token: string): string[] {
   try {
     const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as {
       'cognito:groups'?: unknown;
