@@ -5,7 +5,7 @@
  * end leaves every record as the file says and nothing stray in the table.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,9 +13,10 @@ import { importFile } from '../../import/importer';
 import { startTestTable, TEST_CREDENTIALS } from '../support/dynamodb';
 import { startReaders, type Entity } from '../support/readers';
 import {
-  customerLine,
+  range,
   strayItems,
-  transactionLine,
+  targetsOf,
+  versionLines,
   versionOf,
   type Version,
 } from '../support/versions';
@@ -29,23 +30,20 @@ beforeAll(async () => {
   table = await startTestTable();
   readers = await startReaders(table.endpoint, table.tableName);
 }, 90_000);
-afterAll(async () => table?.stop());
+afterAll(async () => {
+  await table?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
 
-const TXNS = Array.from({ length: 30 }, (_, i) => 101 + i);
-const CUSTS = Array.from({ length: 10 }, (_, i) => 101 + i);
+const TXNS = range(101, 30);
+const CUSTS = range(101, 10);
 /** Written in A, deleted in B. */
-const DELETED = Array.from({ length: 6 }, (_, i) => 201 + i);
+const DELETED = range(201, 6);
+const SET = { txns: TXNS, custs: CUSTS, deleted: DELETED };
 
 function file(v: Version): string {
   const path = join(dir, `${v}.jsonl`);
-  const lines = [
-    ...TXNS.map((id) => transactionLine(id, v)),
-    ...CUSTS.map((id) => customerLine(id, v)),
-    ...DELETED.map((id) =>
-      v === 'A' ? transactionLine(id, 'A') : JSON.stringify({ delete: { transaction: id } }),
-    ),
-  ];
-  writeFileSync(path, lines.join('\n') + '\n');
+  writeFileSync(path, versionLines(SET, v).join('\n') + '\n');
   return path;
 }
 
@@ -83,11 +81,7 @@ function runImport(path: string, killAfterMs?: number) {
 async function readAll(): Promise<{ notWhole: string[]; versions: Record<string, number> }> {
   const versions: Record<string, number> = { A: 0, B: 0, gone: 0 };
   const notWhole: string[] = [];
-  const targets: [Entity, number][] = [
-    ...TXNS.map((id): [Entity, number] => ['transaction', id]),
-    ...CUSTS.map((id): [Entity, number] => ['customer', id]),
-    ...DELETED.map((id): [Entity, number] => ['transaction', id]),
-  ];
+  const targets = targetsOf(SET);
   const read = async ([entity, id]: [Entity, number]) => {
     const { status, data } = await readers.get(entity, id);
     if (status === 404 && DELETED.includes(id)) {

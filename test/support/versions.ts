@@ -47,6 +47,38 @@ export function customerLine(id: number, v: Version): string {
   );
 }
 
+export const range = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => from + i);
+
+/** The records of an A/B test: transactions and customers, and transactions written in A and deleted in B. */
+type Entity = 'transaction' | 'customer';
+
+export interface RecordSet {
+  txns: number[];
+  custs: number[];
+  deleted: number[];
+}
+
+/** The import lines of version `v` of a record set. */
+export function versionLines({ txns, custs, deleted }: RecordSet, v: Version): string[] {
+  return [
+    ...txns.map((id) => transactionLine(id, v)),
+    ...custs.map((id) => customerLine(id, v)),
+    ...deleted.map((id) =>
+      v === 'A' ? transactionLine(id, 'A') : JSON.stringify({ delete: { transaction: id } }),
+    ),
+  ];
+}
+
+/** Every record of a set, to read back. */
+export function targetsOf({ txns, custs, deleted }: RecordSet): [Entity, number][] {
+  return [
+    ...txns.map((id): [Entity, number] => ['transaction', id]),
+    ...custs.map((id): [Entity, number] => ['customer', id]),
+    ...deleted.map((id): [Entity, number] => ['transaction', id]),
+  ];
+}
+
 const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b).map(BigInt);
 const same = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
