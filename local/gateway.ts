@@ -22,6 +22,13 @@ export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const OPENAPI_FILE = join(PROJECT_ROOT, 'openapi.yaml');
 export const OPENAPI_PATH = '/openapi.json';
 
+interface LocalPage {
+  contentType: string;
+  headers: Record<string, string>;
+  body: () => Promise<string | Buffer>;
+}
+const NOSNIFF = { 'x-content-type-options': 'nosniff' };
+
 export type LambdaHandler = (
   event: APIGatewayProxyEventV2WithJWTAuthorizer,
   context: Context,
@@ -203,6 +210,39 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const audience = new Set(options.authorizer.audience);
   const openApiFile = options.openApiFile ?? OPENAPI_FILE;
   let openApiJson: Promise<string> | undefined;
+  const openApi = (file: string): Promise<string> => {
+    openApiJson ??= readFile(file, 'utf8').then((text) => JSON.stringify(parseYaml(text)));
+    return openApiJson.catch((error: unknown) => {
+      openApiJson = undefined;
+      throw error;
+    });
+  };
+  /**
+   * The local stack's own pages, not routes of the deployed API, served without a token: the
+   * contract as JSON, the docs page and its files (these with headers of their own types).
+   */
+  const localPage = (file: string, path: string): LocalPage | undefined => {
+    if (path === OPENAPI_PATH)
+      return {
+        contentType: 'application/json; charset=utf-8',
+        headers: {},
+        body: () => openApi(file),
+      };
+    if (path === DOCS_PATH)
+      return {
+        contentType: 'text/html; charset=utf-8',
+        headers: NOSNIFF,
+        body: () => docsPage({ kind: 'local' }),
+      };
+    const asset = Object.hasOwn(DOCS_ASSETS, path) ? DOCS_ASSETS[path] : undefined;
+    return (
+      asset && {
+        contentType: asset.contentType,
+        headers: NOSNIFF,
+        body: () => readFile(asset.file),
+      }
+    );
+  };
 
   if (options.env) {
     for (const [name, value] of Object.entries(options.env)) {
@@ -276,46 +316,21 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     /** The Lambda request id of the invocation, as the deployed access log's integrationRequestId. */
     let integrationRequestId: string | undefined;
     try {
-      if (openApiFile && rawPath === OPENAPI_PATH && (method === 'GET' || method === 'HEAD')) {
-        // Not a route of the deployed API: a convenience of the local stack, needing no token.
-        routeKey = `${method} ${OPENAPI_PATH}`;
-        openApiJson ??= readFile(openApiFile, 'utf8').then((text) =>
-          JSON.stringify(parseYaml(text)),
-        );
-        const text = await openApiJson.catch((error: unknown) => {
-          openApiJson = undefined;
-          throw error;
-        });
-        status = 200;
-        send(
-          res,
-          status,
-          {
-            'content-type': 'application/json; charset=utf-8',
-            'cache-control': 'no-store',
-            ...common,
-          },
-          method === 'HEAD' ? '' : text,
-        );
-        return;
-      }
-      if (
-        openApiFile &&
-        (rawPath === DOCS_PATH || rawPath in DOCS_ASSETS) &&
-        (method === 'GET' || method === 'HEAD')
-      ) {
-        // Not API routes: the docs page and its files, with headers of their own types.
+      const page =
+        openApiFile && (method === 'GET' || method === 'HEAD')
+          ? localPage(openApiFile, rawPath)
+          : undefined;
+      if (page) {
         routeKey = `${method} ${rawPath}`;
-        const asset = DOCS_ASSETS[rawPath];
-        const body = asset ? await readFile(asset.file) : await docsPage({ kind: 'local' });
+        const body = await page.body();
         status = 200;
         send(
           res,
           status,
           {
-            'content-type': asset ? asset.contentType : 'text/html; charset=utf-8',
+            'content-type': page.contentType,
             'cache-control': 'no-store',
-            'x-content-type-options': 'nosniff',
+            ...page.headers,
             ...common,
           },
           method === 'HEAD' ? '' : body,
