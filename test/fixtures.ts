@@ -82,6 +82,21 @@ export function sparseCustomer(overrides: Record<string, unknown> = {}): Record<
 export const line = (entity: 'transaction' | 'customer', record: Record<string, unknown>): string =>
   JSON.stringify({ [entity]: record });
 
+/** A risk assessment of the given customer, with the given id. */
+export function riskAssessment(
+  customerId: number,
+  id: number,
+  value = `v${id}`,
+): Record<string, unknown> {
+  return {
+    id,
+    customer_id: customerId,
+    type: { value: 1, description: 'Complete Name' },
+    value,
+    grade: 1,
+  };
+}
+
 /** A currency line with the given id. */
 export function currencyLine(id: number): Record<string, unknown> {
   return {

@@ -15,7 +15,7 @@ import { DOCS_PATH } from '../../local/docs';
 import { PROJECT_ROOT } from '../../local/gateway';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 
-export const SCREENSHOT = join(PROJECT_ROOT, 'test', '.artifacts', 'docs.png');
+const SCREENSHOT = join(PROJECT_ROOT, 'test', '.artifacts', 'docs.png');
 
 function findChromium(): string | undefined {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;

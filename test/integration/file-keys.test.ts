@@ -14,7 +14,7 @@ import { parseExactJson, stringifyExactJson } from '../../functions/shared/json'
 import type { ApiHandler } from '../../functions/shared/http';
 import { importFile } from '../../import/importer';
 import { S3RVER_CREDENTIALS, s3Client, startS3, type LocalS3 } from '../../local/s3';
-import { currencyLine, customer, line, transaction } from '../fixtures';
+import { currencyLine, customer, line, riskAssessment, transaction } from '../fixtures';
 import { functionEnv, startTestTable } from '../support/dynamodb';
 import { apiEvent, lambdaContext } from '../support/events';
 
@@ -121,13 +121,7 @@ test('unsorted children round-trip in ascending id order, the record otherwise a
   const t = transaction({ id: 7100, transaction_currencies: ids.map(currencyLine) });
   const c = customer({
     id: 7100,
-    customer_risk_assessments: ids.map((id) => ({
-      id,
-      customer_id: 7100,
-      type: { value: 1, description: 'Complete Name' },
-      value: `v${id}`,
-      grade: 1,
-    })),
+    customer_risk_assessments: ids.map((id) => riskAssessment(7100, id)),
   });
   const path = join(dir, 'unsorted.jsonl');
   writeFileSync(path, [line('transaction', t), line('customer', c)].join('\n'));

@@ -10,7 +10,7 @@ import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { parseExactJson, stringifyExactJson } from '../../functions/shared/json';
 import type { ApiHandler } from '../../functions/shared/http';
 import { importFile, InvalidFileError } from '../../import/importer';
-import { currencyLine, customer, line, transaction } from '../fixtures';
+import { currencyLine, customer, line, riskAssessment, transaction } from '../fixtures';
 import { functionEnv, startTestTable } from '../support/dynamodb';
 import { apiEvent, lambdaContext } from '../support/events';
 
@@ -124,13 +124,7 @@ describe('import then GET (SPEC 3 and 6)', () => {
         'customer',
         customer({
           id: 110,
-          customer_risk_assessments: ids.map((id) => ({
-            id,
-            customer_id: 110,
-            type: { value: 1, description: 'Complete Name' },
-            value: 'v',
-            grade: 1,
-          })),
+          customer_risk_assessments: ids.map((id) => riskAssessment(110, id, 'v')),
         }),
       ),
     ]);
@@ -154,13 +148,7 @@ describe('import then GET (SPEC 3 and 6)', () => {
         'customer',
         customer({
           id: 120,
-          customer_risk_assessments: [1, 2].map((id) => ({
-            id,
-            customer_id: 120,
-            type: { value: 1, description: 'x' },
-            value: 'v',
-            grade: 1,
-          })),
+          customer_risk_assessments: [1, 2].map((id) => riskAssessment(120, id, 'v')),
         }),
       ),
     ]);

@@ -3,7 +3,7 @@
  * check that a GET returned one of them whole: what SPEC 6.1 promises while imports run.
  */
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { currencyLine, customer, line, transaction } from '../fixtures';
+import { currencyLine, customer, line, riskAssessment, transaction } from '../fixtures';
 
 export type Version = 'A' | 'B';
 
@@ -36,13 +36,9 @@ export function customerLine(id: number, v: Version): string {
     customer({
       id,
       first_name: `Name${v}`,
-      customer_risk_assessments: ASSESSMENTS[v].map((assessmentId) => ({
-        id: assessmentId,
-        customer_id: id,
-        type: { value: 1, description: 'Complete Name' },
-        value: v,
-        grade: 1,
-      })),
+      customer_risk_assessments: ASSESSMENTS[v].map((assessmentId) =>
+        riskAssessment(id, assessmentId, v),
+      ),
     }),
   );
 }

@@ -20,7 +20,7 @@ import type {
 import { OPENAPI_FILE, PROJECT_ROOT } from '../../local/gateway';
 import type { components } from '../support/openapi-types';
 
-export const TYPES_FILE = join(PROJECT_ROOT, 'test/support/openapi-types.ts');
+const TYPES_FILE = join(PROJECT_ROOT, 'test/support/openapi-types.ts');
 
 /** True when each of A and B is assignable to the other (fields, optionality, nullability). */
 type Equal<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -1,6 +1,6 @@
 import { createTimeCodec } from '../../functions/shared/times';
 import { createLineParser } from '../../import/records';
-import { customer, line, transaction } from '../fixtures';
+import { customer, line, riskAssessment, transaction } from '../fixtures';
 
 const parse = createLineParser(createTimeCodec('UTC'));
 const problemsOf = (text: string): string[] => {
@@ -110,13 +110,7 @@ describe('import line validation (SPEC 3 and 6)', () => {
         'customer',
         customer({
           id: 9,
-          customer_risk_assessments: ids.map((id) => ({
-            id,
-            customer_id: 9,
-            type: { value: 1, description: 'x' },
-            value: `v${id}`,
-            grade: 1,
-          })),
+          customer_risk_assessments: ids.map((id) => riskAssessment(9, id)),
         }),
       ),
     );
