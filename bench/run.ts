@@ -19,7 +19,8 @@ import { importFile } from '../import/importer';
 import { routes } from '../lib/routes';
 import { startDynamoDbLocal, ensureTable, type DynamoDbLocal } from '../local/dynamodb';
 import { freePort } from '../local/net';
-import { createDocumentClient, getCollection } from '../functions/shared/table';
+import { createTableClient, getCollection } from '../functions/shared/table';
+import { createDocumentClient } from '../import/document-client';
 import {
   buildBundles,
   CDK_DEFAULT,
@@ -547,7 +548,7 @@ async function reimport(ddb: DynamoDbLocal): Promise<NonNullable<Results['reimpo
   log(`reimport: ${count} transactions, ${rounds} re-imports under ${reimportReaders} readers`);
   await runImport(files.A, tableName, ddb);
 
-  const client = createDocumentClient({
+  const client = createTableClient({
     region: 'us-east-1',
     endpoint: ddb.endpoint,
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },

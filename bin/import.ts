@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { createDocumentClient } from '../functions/shared/table';
+import { createDocumentClient } from '../import/document-client';
 import { InvalidFileError, importFile } from '../import/importer';
 import type { LocalState } from '../local/stack';
 

@@ -155,7 +155,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       const file = options.seedFile ?? DEMO_DATA_FILE;
       const [{ importFile }, { createDocumentClient }] = await Promise.all([
         import('../import/importer'),
-        import('../functions/shared/table'),
+        import('../import/document-client'),
       ]);
       const client = createDocumentClient({
         region: 'us-east-1',

@@ -1,6 +1,7 @@
 /**
  * Where a warm GET's own time goes: the handler with DynamoDB stubbed out (the stub hands over
- * the items as the Document Client would), and each of its steps on its own, in µs per call on
+ * the items as the low-level client's Query does, in DynamoDB's wire form), and each of its steps
+ * on its own, in µs per call on
  * the source modules (run with tsx). Prints one `BENCH {json}` line.
  */
 import type { Context } from 'aws-lambda';
@@ -18,7 +19,8 @@ Object.assign(process.env, {
 const { marshall, unmarshall } = await import('@aws-sdk/util-dynamodb');
 const { handler } = await import('../../functions/get-transaction');
 const { runtime } = await import('../../functions/shared/runtime');
-const { itemsOf, wrapNumber } = await import('../../functions/shared/table');
+const { itemsOf } = await import('../../functions/shared/table');
+const { fromAttributes } = await import('../../functions/shared/attribute-values');
 const { newVersion } = await import('../../functions/shared/keys');
 const { toApiTransaction } = await import('../../functions/shared/mapping');
 const { stringifyExactJson } = await import('../../functions/shared/json');
@@ -48,18 +50,19 @@ for (const lines of [1, 50]) {
   const stored = itemsOf('transaction', parsed.record, newVersion());
   // In sort-key order, as a Query returns them: LINE#... before TXN.
   const wire = [...stored.children, stored.head].map((item) => marshall(item));
-  const items = () => wire.map((w) => unmarshall(w, { wrapNumbers: wrapNumber }));
-  client.send = async () => ({ Items: items() });
+  const keys = new Set(['pk', 'sk']);
+  const items = () => wire.map((w) => fromAttributes(w, keys));
+  client.send = async () => ({ Items: wire });
   const collection = (() => {
-    const children = items().map(({ pk: _pk, sk: _sk, v: _v, n: _n, ...fields }) => fields);
+    const children = items().map(({ v: _v, n: _n, ...fields }) => fields);
     return { head: children.pop()!, children };
   })();
   const record = await toApiTransaction(collection, runtime);
   out[`transaction (${lines} line${lines > 1 ? 's' : ''})`] = {
-    'handler, DynamoDB stubbed (the items unmarshalled as by the SDK)': await time(() =>
+    'handler, DynamoDB stubbed (the items in wire form, as the Query answers)': await time(() =>
       handler(event, context),
     ),
-    'of which: unmarshall, integers as bigint': await time(items),
+    'of which: the items from wire form, integers as bigint': await time(items),
     'unmarshall as the reference does (numbers)': await time(() => wire.map((w) => unmarshall(w))),
     'validate the stored record and map it (no URL)': await time(() =>
       toApiTransaction(collection, { ...runtime, presign: async () => null }),

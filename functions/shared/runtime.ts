@@ -4,14 +4,14 @@
  */
 import { loadConfig } from './config';
 import { createPresigner } from './presigner';
-import { createDocumentClient } from './table';
+import { createTableClient } from './table';
 import { createTimeCodec } from './times';
 
 const config = loadConfig(process.env);
 
 export const runtime = {
   config,
-  client: createDocumentClient({ region: config.region, endpoint: config.dynamoDbEndpoint }),
+  client: createTableClient({ region: config.region, endpoint: config.dynamoDbEndpoint }),
   presign: createPresigner({
     region: config.region,
     bucketName: config.bucketName,

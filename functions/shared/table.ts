@@ -6,8 +6,8 @@
  *   of older versions to delete (see import/writer.ts).
  * Key layout: see keys.ts.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/client-dynamodb';
+import { fromAttributes } from './attribute-values';
 import {
   CHILD_COUNT,
   DELETED,
@@ -21,7 +21,6 @@ import {
   type Entity,
 } from './keys';
 import { CorruptRecordError, ServiceUnavailableError } from './errors';
-import { INTEGER_LITERAL } from './json';
 import { Sha256 } from './sha256';
 
 export type Item = Record<string, unknown>;
@@ -44,15 +43,15 @@ export interface ClientOptions {
 }
 
 /**
- * Every number a valid record stores is an integer, and comes back as a bigint. Any other number
- * is left as a JS number, which no record check accepts: a corrupt record (500), not a throw
- * inside the SDK that would look like a transport failure (503).
+ * One client per process: the functions read with it, and the import's Document Client wraps it
+ * (import/document-client.ts). Two settings spare every request work it does for nothing
+ * (bench/RESULTS.md, warm overhead): the SDK's logger middleware, which walks the whole answer
+ * through the output schema to mask it for a logger that is never set (about 0.45 ms of a
+ * 50-line transaction's Query), and resolving the middleware stack again on each send
+ * (`cacheMiddleware`: nothing here changes the stack after the first request; the Document
+ * Client, which adds middleware per command, turns it off).
  */
-export const wrapNumber = (n: string): bigint | number =>
-  INTEGER_LITERAL.test(n) ? BigInt(n) : Number(n);
-
-/** One client per process. Numbers come back as bigint: every stored number is an integer. */
-export function createDocumentClient(options: ClientOptions): DynamoDBDocumentClient {
+export function createTableClient(options: ClientOptions, cacheMiddleware = true): DynamoDBClient {
   const client = new DynamoDBClient({
     region: options.region,
     endpoint: options.endpoint,
@@ -66,10 +65,10 @@ export function createDocumentClient(options: ClientOptions): DynamoDBDocumentCl
       requestTimeout: options.requestTimeoutMs ?? 1000,
       throwOnRequestTimeout: true,
     },
+    cacheMiddleware,
   });
-  return DynamoDBDocumentClient.from(client, {
-    unmarshallOptions: { wrapNumbers: wrapNumber },
-  });
+  client.middlewareStack.remove('loggerMiddleware');
+  return client;
 }
 
 const RETRYABLE_NAMES = new Set([
@@ -117,15 +116,19 @@ interface Snapshot {
   children: Map<string, Item[]>;
 }
 
+/** What an item's fields are without its keys. */
+const KEYS = new Set([PARTITION_KEY, SORT_KEY]);
+
 async function readItems(
-  client: DynamoDBDocumentClient,
+  client: DynamoDBClient,
   tableName: string,
   entity: Entity,
   id: bigint,
   consistent: boolean,
 ): Promise<Snapshot> {
   const result: Snapshot = { head: undefined, children: new Map() };
-  let startKey: Item | undefined;
+  const head = headSortKey(entity);
+  let startKey: QueryCommandInput['ExclusiveStartKey'];
   // One request for any record within DynamoDB's 1 MB page; the loop only guards larger ones.
   do {
     const page = await client.send(
@@ -133,19 +136,20 @@ async function readItems(
         TableName: tableName,
         KeyConditionExpression: '#pk = :pk',
         ExpressionAttributeNames: { '#pk': PARTITION_KEY },
-        ExpressionAttributeValues: { ':pk': partitionKey(entity, id) },
+        ExpressionAttributeValues: { ':pk': { S: partitionKey(entity, id) } },
         ExclusiveStartKey: startKey,
         ...(consistent ? { ConsistentRead: true } : {}),
       }),
     );
     for (const item of page.Items ?? []) {
-      const { [PARTITION_KEY]: _pk, [SORT_KEY]: sk, ...fields } = item;
-      if (sk === headSortKey(entity)) {
-        result.head = fields;
+      const sk = item[SORT_KEY]?.S;
+      if (sk === head) {
+        result.head = fromAttributes(item, KEYS);
         continue;
       }
-      const version = typeof sk === 'string' ? childVersion(entity, sk) : undefined;
+      const version = sk === undefined ? undefined : childVersion(entity, sk);
       if (version === undefined) continue;
+      const fields = fromAttributes(item, KEYS);
       const list = result.children.get(version);
       if (list) list.push(fields);
       else result.children.set(version, [fields]);
@@ -170,7 +174,7 @@ export const MAX_READS = 4;
  * again under the reader after MAX_READS reads is a 503 (try again).
  */
 export async function getCollection(
-  client: DynamoDBDocumentClient,
+  client: DynamoDBClient,
   tableName: string,
   entity: Entity,
   id: bigint,

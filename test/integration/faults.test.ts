@@ -5,8 +5,8 @@
  * the function's 10 s timeout; nothing hangs, and no error shows more than the SPEC's message.
  */
 import { mockClient } from 'aws-sdk-client-mock';
-import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteTableCommand, DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiHandler } from '../../functions/shared/http';
 import { newVersion } from '../../functions/shared/keys';
 import { itemsOf } from '../../functions/shared/table';
@@ -140,7 +140,7 @@ describe('DynamoDB faults (SPEC 4)', () => {
     'RequestLimitExceeded',
     'InternalServerError',
   ])('%s after the SDK retries: 503 with Retry-After', async (name) => {
-    const mock = mockClient(DynamoDBDocumentClient);
+    const mock = mockClient(DynamoDBClient);
     mock
       .on(QueryCommand)
       .rejects(Object.assign(new Error('simulated'), { name, $metadata: { httpStatusCode: 400 } }));
@@ -155,7 +155,7 @@ describe('DynamoDB faults (SPEC 4)', () => {
   });
 
   test('a TypeError inside the SDK (a bug, though it carries $metadata) is a 500, not a 503', async () => {
-    const mock = mockClient(DynamoDBDocumentClient);
+    const mock = mockClient(DynamoDBClient);
     mock
       .on(QueryCommand)
       .rejects(Object.assign(new TypeError('x is not a function'), { $metadata: { attempts: 1 } }));

@@ -372,14 +372,14 @@ describe('corrupt stored records: a 500 that shows nothing of them', () => {
     ]);
     const real = runtimeClient.send.bind(runtimeClient) as (
       c: unknown,
-    ) => Promise<{ Items: { sk: string }[] }>;
+    ) => Promise<{ Items: { sk: { S: string } }[] }>;
     const send = jest.spyOn(runtimeClient, 'send');
     // What DynamoDB may answer while an import writes: the new head, one child not yet seen.
     send.mockImplementationOnce((async (command: unknown) => {
       const answer = await real(command);
       return {
         ...answer,
-        Items: answer.Items.filter((item) => !item.sk.endsWith('#0000000000000002')),
+        Items: answer.Items.filter((item) => !item.sk.S.endsWith('#0000000000000002')),
       };
     }) as never);
     try {
@@ -403,7 +403,7 @@ describe('corrupt stored records: a 500 that shows nothing of them', () => {
   test('a record replaced under the reader at every read: a 503 after four reads', async () => {
     const real = runtimeClient.send.bind(runtimeClient) as (
       c: unknown,
-    ) => Promise<{ Items: Record<string, unknown>[] }>;
+    ) => Promise<{ Items: Record<string, { S?: string }>[] }>;
     const send = jest.spyOn(runtimeClient, 'send');
     let reads = 0;
     // Each answer: a newer head than the last, whose children the Query did not see yet.
@@ -412,7 +412,9 @@ describe('corrupt stored records: a 500 that shows nothing of them', () => {
       reads += 1;
       return {
         ...answer,
-        Items: answer.Items.map((item) => (item.sk === 'TXN' ? { ...item, v: `z${reads}` } : item)),
+        Items: answer.Items.map((item) =>
+          item.sk?.S === 'TXN' ? { ...item, v: { S: `z${reads}` } } : item,
+        ),
       };
     }) as never);
     try {

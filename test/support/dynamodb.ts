@@ -1,7 +1,7 @@
 /** DynamoDB Local on a free port, in memory, with the project's table, for one test file. */
 import { freePort } from '../../local/net';
 import { startDynamoDbLocal } from '../../local/dynamodb';
-import { createDocumentClient } from '../../functions/shared/table';
+import { createDocumentClient } from '../../import/document-client';
 
 export const TEST_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 

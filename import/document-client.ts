@@ -1,0 +1,15 @@
+/**
+ * The Document Client the import command writes with (and the tests and local tools check the
+ * table with): the functions' table client (functions/shared/table.ts) wrapped, numbers read back
+ * as the functions read them, integers as bigint.
+ */
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { wrapNumber } from '../functions/shared/attribute-values';
+import { createTableClient, type ClientOptions } from '../functions/shared/table';
+
+export function createDocumentClient(options: ClientOptions): DynamoDBDocumentClient {
+  // Its commands add their own middleware, so the stack is not cached (the SDK refuses it).
+  return DynamoDBDocumentClient.from(createTableClient(options, false), {
+    unmarshallOptions: { wrapNumbers: wrapNumber },
+  });
+}
