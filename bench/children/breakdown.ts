@@ -1,8 +1,7 @@
 /**
  * Where a warm GET's own time goes: the handler with DynamoDB stubbed out (the stub hands over
  * the items as the low-level client's Query does, in DynamoDB's wire form), and each of its steps
- * on its own, in µs per call on
- * the source modules (run with tsx). Prints one `BENCH {json}` line.
+ * on its own, in µs per call on the source modules (run with tsx). Prints one `BENCH {json}` line.
  */
 import type { Context } from 'aws-lambda';
 import type { ApiEvent } from '../../functions/shared/auth';

@@ -1,8 +1,8 @@
 /**
  * Stored items from DynamoDB's wire form (`{"S": ...}`, `{"N": ...}`, ...) to plain values, with
  * every integer a bigint: the GET path reads with the low-level client and converts here, in one
- * pass that also drops the keys, instead of through the Document Client (bench/RESULTS.md, warm
- * overhead). It gives what util-dynamodb's unmarshall with `wrapNumbers: wrapNumber` gives for
+ * pass that also drops the keys, instead of through the Document Client (docs/performance.md,
+ * "The warm path"). It gives what util-dynamodb's unmarshall with `wrapNumbers: wrapNumber` gives for
  * every type a record stores (test/unit/attribute-values.test.ts).
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
