@@ -6,7 +6,12 @@
  *   of older versions to delete (see import/writer.ts).
  * Key layout: see keys.ts.
  */
-import { DynamoDBClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBClient,
+  QueryCommand,
+  type AttributeValue,
+  type QueryCommandInput,
+} from '@aws-sdk/client-dynamodb';
 import { fromAttributes } from './attribute-values';
 import {
   CHILD_COUNT,
@@ -110,10 +115,15 @@ export interface Collection {
   children: Item[];
 }
 
-/** One Query's view of a record's items: the head, and the children grouped by version. */
+type StoredItem = Record<string, AttributeValue>;
+
+/**
+ * One Query's view of a record's items: the head, and the children grouped by version, still in
+ * DynamoDB's wire form: only the head's version's children are ever converted (see getCollection).
+ */
 interface Snapshot {
   head: Item | undefined;
-  children: Map<string, Item[]>;
+  children: Map<string, StoredItem[]>;
 }
 
 /** An item's key attributes: not fields of the record. */
@@ -149,14 +159,18 @@ async function readItems(
       }
       const version = sk === undefined ? undefined : childVersion(entity, sk);
       if (version === undefined) continue;
-      const fields = fromAttributes(item, KEYS);
       const list = result.children.get(version);
-      if (list) list.push(fields);
-      else result.children.set(version, [fields]);
+      if (list) list.push(item);
+      else result.children.set(version, [item]);
     }
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return result;
+}
+
+/** The head and its children, converted: only those of the version the GET returns. */
+function collectionOf(head: Item, children: StoredItem[] = []): Collection {
+  return { head, children: children.map((item) => fromAttributes(item, KEYS)) };
 }
 
 /** Reads in all for one GET at most: one in the common case, then consistent ones (see getCollection). */
@@ -192,11 +206,11 @@ export async function getCollection(
     if (head === undefined || head[DELETED] === true) return { head: undefined, children: [] };
     const { [VERSION]: version, [CHILD_COUNT]: count, ...fields } = head;
     // A head written before versions existed: its children are the unversioned ones.
-    if (version === undefined) return { head: fields, children: children.get('') ?? [] };
+    if (version === undefined) return collectionOf(fields, children.get(''));
     const mine = typeof version === 'string' ? (children.get(version) ?? []) : [];
     if (typeof version !== 'string' || typeof count !== 'bigint' || mine.length > count)
       throw new CorruptRecordError(`Stored ${entity} has a bad version or child count`);
-    if (BigInt(mine.length) === count) return { head: fields, children: mine };
+    if (BigInt(mine.length) === count) return collectionOf(fields, mine);
     if (read > 1 && incomplete === version)
       throw new CorruptRecordError(`Stored ${entity} lacks children of its version`);
     if (read >= MAX_READS) throw new ServiceUnavailableError();
