@@ -39,7 +39,8 @@ export function fromAttributes(
   skip?: ReadonlySet<string>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const name in attributes) {
+  // Own attributes only: never anything a polluted Object.prototype would add.
+  for (const name of Object.keys(attributes)) {
     if (skip?.has(name)) continue;
     if (name === '__proto__') throw new CorruptRecordError('Stored item has a __proto__ attribute');
     out[name] = fromAttributeValue(attributes[name]!);
