@@ -19,7 +19,9 @@ import { importFile } from '../import/importer';
 import { routes } from '../lib/routes';
 import { startDynamoDbLocal, ensureTable, type DynamoDbLocal } from '../local/dynamodb';
 import { freePort } from '../local/net';
-import { createTableClient, getCollection } from '../functions/shared/table';
+import { TRANSACTION } from '../core/entities';
+import { createTableClient } from '../functions/sdk/table-client';
+import { createStore } from '../functions/shared/store';
 import { createDocumentClient } from '../import/document-client';
 import {
   buildBundles,
@@ -525,7 +527,7 @@ async function main(): Promise<void> {
 }
 
 /**
- * GETs (getCollection, as the functions call it, requests counted) by several readers while
+ * GETs (readRecord, as the functions call it, requests counted) by several readers while
  * bin/import.ts replaces the same transactions again and again, 20 lines <-> 8 lines: how many
  * GETs needed more than one request, what those cost, and that none was torn.
  */
@@ -566,11 +568,12 @@ async function reimport(ddb: DynamoDbLocal): Promise<NonNullable<Results['reimpo
       const counting = { send: (command: never) => ((requests += 1), client.send(command)) };
       const started = performance.now();
       try {
-        const c = await getCollection(counting as never, tableName, 'transaction', id);
+        const r = await createStore(counting as never, tableName).readRecord(TRANSACTION, id);
         const ms = performance.now() - started;
         maxRequests = Math.max(maxRequests, requests);
         (requests > 1 ? multi : single).push(ms);
-        if (expected.get(`${id} ${String(c.head?.total_amount)}`) !== c.children.length) torn += 1;
+        const lines = (r?.transaction_currencies as unknown[] | undefined)?.length;
+        if (expected.get(`${id} ${String(r?.total_amount)}`) !== lines) torn += 1;
       } catch {
         failed += 1;
       }

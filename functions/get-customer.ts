@@ -1,19 +1,9 @@
 /** GET /customers/{customer_id}: signed-in users in the group customer-readers. */
-import { requireAccessToken, requireGroup } from './shared/auth';
-import { NotFoundError } from './shared/errors';
-import { apiHandler } from './shared/http';
-import { parsePathId } from './shared/ids';
-import { toApiCustomer } from './shared/mapping';
-import { runtime } from './shared/runtime';
-import { getCollection } from './shared/table';
+import { CUSTOMER } from '../core/entities';
+import type { ApiHandler } from './shared/http';
+import { onFirstRequest, recordHandler } from './shared/record-handler';
+import { runtimeFromEnv, type Runtime } from './shared/runtime';
 
-export const CUSTOMER_READERS = 'customer-readers';
+export const createHandler = (runtime: Runtime): ApiHandler => recordHandler(CUSTOMER, runtime);
 
-export const handler = apiHandler(async (event) => {
-  requireAccessToken(event);
-  requireGroup(event, CUSTOMER_READERS);
-  const id = parsePathId(event.pathParameters?.customer_id, 'customer');
-  const collection = await getCollection(runtime.client, runtime.config.tableName, 'customer', id);
-  if (!collection.head) throw new NotFoundError('Customer not found');
-  return toApiCustomer({ ...collection, head: collection.head }, runtime);
-});
+export const handler = onFirstRequest(() => createHandler(runtimeFromEnv()));

@@ -1,21 +1,9 @@
 /** GET /transactions/{transaction_id}: any signed-in user of the pool. */
-import { requireAccessToken } from './shared/auth';
-import { NotFoundError } from './shared/errors';
-import { apiHandler } from './shared/http';
-import { parsePathId } from './shared/ids';
-import { toApiTransaction } from './shared/mapping';
-import { runtime } from './shared/runtime';
-import { getCollection } from './shared/table';
+import { TRANSACTION } from '../core/entities';
+import type { ApiHandler } from './shared/http';
+import { onFirstRequest, recordHandler } from './shared/record-handler';
+import { runtimeFromEnv, type Runtime } from './shared/runtime';
 
-export const handler = apiHandler(async (event) => {
-  requireAccessToken(event);
-  const id = parsePathId(event.pathParameters?.transaction_id, 'transaction');
-  const collection = await getCollection(
-    runtime.client,
-    runtime.config.tableName,
-    'transaction',
-    id,
-  );
-  if (!collection.head) throw new NotFoundError('Transaction not found');
-  return toApiTransaction({ ...collection, head: collection.head }, runtime);
-});
+export const createHandler = (runtime: Runtime): ApiHandler => recordHandler(TRANSACTION, runtime);
+
+export const handler = onFirstRequest(() => createHandler(runtimeFromEnv()));

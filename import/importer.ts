@@ -3,8 +3,8 @@
  * the file; only ids are kept between them, to find the same record twice.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { partitionKey } from '../functions/shared/keys';
-import { createTimeCodec } from '../functions/shared/times';
+import { partitionKey } from '../core/layout';
+import { createTimeCodec } from '../core/times';
 import { readLines } from './lines';
 import { createLineParser } from './records';
 import { writeGroup, type Write } from './writer';
@@ -75,9 +75,10 @@ async function validateFile(
   };
   // A record may be on one line only: twice written, or written and deleted, is ambiguous.
   const seen = new Map<string, { lineNo: number; kind: Write['kind'] }>();
-  for await (const { entity, id, kind, lineNo } of parsedLines(path, parse, report)) {
+  for await (const { entity: descriptor, id, kind, lineNo } of parsedLines(path, parse, report)) {
     records += 1;
-    const key = partitionKey(entity, id);
+    const key = partitionKey(descriptor, id);
+    const entity = descriptor.name;
     const first = seen.get(key);
     if (first === undefined) {
       seen.set(key, { lineNo, kind });
@@ -130,7 +131,7 @@ export async function importFile(path: string, options: ImportOptions): Promise<
         if (!written[i]!.existed) summary.notFound += 1;
       } else {
         summary.records += 1;
-        summary[w.entity === 'transaction' ? 'transactions' : 'customers'] += 1;
+        summary[w.entity.name === 'transaction' ? 'transactions' : 'customers'] += 1;
       }
     });
     done += group.length;

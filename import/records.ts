@@ -2,23 +2,23 @@
  * One import line (SPEC 6): `{"transaction": {...}}` or `{"customer": {...}}`, checked and
  * turned into stored form, or `{"delete": {"transaction": <id>}}` (or `customer`).
  */
-import type { Entity } from '../functions/shared/keys';
-import { parseExactJson } from '../functions/shared/json';
-import { MAX_ID } from '../functions/shared/ids';
-import { customerCheck, timeCheck, transactionCheck, validate } from '../functions/shared/records';
-import { integer, type Check, type Problem } from '../functions/shared/schema';
-import type { Item } from '../functions/shared/table';
-import type { TimeCodec } from '../functions/shared/times';
+import { ENTITIES, type Entity, type EntityDescriptor } from '../core/entities';
+import { MAX_ID } from '../core/ids';
+import { parseExactJson } from '../core/json';
+import type { Item } from '../core/layout';
+import { timeCheck } from '../core/records';
+import { integer, validate, type Problem } from '../core/schema';
+import type { TimeCodec } from '../core/times';
 
 export type ParsedLine =
-  | { ok: true; kind: 'put'; entity: Entity; id: bigint; record: Item }
-  | { ok: true; kind: 'delete'; entity: Entity; id: bigint }
+  | { ok: true; kind: 'put'; entity: EntityDescriptor; id: bigint; record: Item }
+  | { ok: true; kind: 'delete'; entity: EntityDescriptor; id: bigint }
   | { ok: false; problems: Problem[] };
 
 const WHOLE_LINE = '$';
 const recordId = integer(1n, MAX_ID);
 const isEntity = (key: string | undefined): key is Entity =>
-  key === 'transaction' || key === 'customer';
+  key !== undefined && Object.hasOwn(ENTITIES, key);
 const keysOf = (value: unknown): string[] =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
 
@@ -39,22 +39,21 @@ function parseDelete(value: unknown): ParsedLine {
   const id = recordId((value as Record<string, unknown>)[entity], `delete.${entity}`, problems);
   return problems.length > 0
     ? { ok: false, problems }
-    : { ok: true, kind: 'delete', entity, id: id as bigint };
+    : { ok: true, kind: 'delete', entity: ENTITIES[entity], id: id as bigint };
 }
 
 export function createLineParser(times: TimeCodec): (text: string) => ParsedLine {
   const wallTime = timeCheck(times);
-  const checks: Record<Entity, Check> = {
-    transaction: transactionCheck(wallTime),
-    customer: customerCheck(wallTime),
-  };
+  const checks = new Map(Object.values(ENTITIES).map((entity) => [entity, entity.check(wallTime)]));
 
   /** Wall times in the display zone become UTC instants, as the table keeps them. */
-  const toStored = (entity: Entity, record: Item): Item => {
-    if (entity === 'transaction')
-      return { ...record, created_at: times.store(record.created_at as string) };
-    const last = record.last_transaction_datetime as string | null;
-    return { ...record, last_transaction_datetime: last === null ? null : times.store(last) };
+  const toStored = (entity: EntityDescriptor, record: Item): Item => {
+    const stored = { ...record };
+    for (const field of entity.timeFields) {
+      const wall = record[field] as string | null;
+      stored[field] = wall === null ? null : times.store(wall);
+    }
+    return stored;
   };
 
   return (text) => {
@@ -79,8 +78,9 @@ export function createLineParser(times: TimeCodec): (text: string) => ParsedLine
         ],
       };
     }
+    const descriptor = ENTITIES[entity];
     const checked = validate<Item>(
-      checks[entity],
+      checks.get(descriptor)!,
       (value as Record<string, unknown>)[entity],
       entity,
     );
@@ -88,9 +88,9 @@ export function createLineParser(times: TimeCodec): (text: string) => ParsedLine
     return {
       ok: true,
       kind: 'put',
-      entity,
+      entity: descriptor,
       id: checked.value.id as bigint,
-      record: toStored(entity, checked.value),
+      record: toStored(descriptor, checked.value),
     };
   };
 }

@@ -14,21 +14,24 @@ import {
   QueryCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import type { EntityDescriptor } from '../core/entities';
 import {
   DELETED,
   PARTITION_KEY,
   SORT_KEY,
   VERSION,
   childVersion,
+  itemsOf,
   newVersion,
   partitionKey,
-  type Entity,
-} from '../functions/shared/keys';
-import { isUnavailable, itemsOf, tombstoneOf, type Item } from '../functions/shared/table';
+  tombstoneOf,
+  type Item,
+} from '../core/layout';
+import { isUnavailable } from '../core/unavailable';
 
 export type Write =
-  | { kind: 'put'; entity: Entity; id: bigint; record: Item }
-  | { kind: 'delete'; entity: Entity; id: bigint };
+  | { kind: 'put'; entity: EntityDescriptor; id: bigint; record: Item }
+  | { kind: 'delete'; entity: EntityDescriptor; id: bigint };
 
 export interface WriterOptions {
   client: DynamoDBDocumentClient;
@@ -138,7 +141,7 @@ async function flip(
 async function staleKeys(
   client: DynamoDBDocumentClient,
   tableName: string,
-  entity: Entity,
+  entity: EntityDescriptor,
   id: bigint,
   version: string,
 ): Promise<Item[]> {
@@ -193,7 +196,7 @@ export async function writeGroup(options: WriterOptions, group: Write[]): Promis
     if (lost.length > 0 && round >= MAX_FLIPS) {
       const { entity, id } = lost[0]!.write;
       throw new Error(
-        `${entity} ${id} was replaced by another import ${MAX_FLIPS} times while this one wrote it; run the import again`,
+        `${entity.name} ${id} was replaced by another import ${MAX_FLIPS} times while this one wrote it; run the import again`,
       );
     }
     plans = lost;

@@ -52,8 +52,8 @@ export const BUNDLING: BundlingOptions = {
   esbuildArgs: {
     // Lambda hands a function its credentials in the environment: the SDK's default provider
     // chain (SSO, ini files, process, web identity, instance metadata) is a third of the bundle
-    // that never runs there (functions/shared/lambda-credentials.ts).
-    '--alias': '@aws-sdk/credential-provider-node=./functions/shared/lambda-credentials.ts',
+    // that never runs there (functions/sdk/lambda-credentials.ts).
+    '--alias': '@aws-sdk/credential-provider-node=./functions/sdk/lambda-credentials.ts',
   },
 };
 

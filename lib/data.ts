@@ -2,10 +2,10 @@ import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { removalPolicyFor } from './stage';
-import { PARTITION_KEY, SORT_KEY } from '../functions/shared/keys';
+import { PARTITION_KEY, SORT_KEY } from '../core/layout';
 
 /** The readable key prefixes: one list, which the import also holds file keys to. */
-export { FILE_PREFIXES } from '../functions/shared/records';
+export { FILE_PREFIXES } from '../core/file-keys';
 
 export interface DataProps {
   /**
@@ -16,7 +16,7 @@ export interface DataProps {
 }
 
 /**
- * The business records: one DynamoDB table (single-table design, see functions/shared/keys.ts)
+ * The business records: one DynamoDB table (single-table design, see core/layout.ts)
  * and one private bucket of files. Both outlive the stack (RETAIN) and guard against mistakes
  * (deletion protection, PITR, versioning) because they hold the only copy of customer records,
  * except in a disposable stage, which `cdk destroy` removes whole.

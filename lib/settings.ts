@@ -1,4 +1,11 @@
 import type { Node } from 'constructs';
+import {
+  DEFAULT_TIME_ZONE,
+  URL_TTL_RULE,
+  URL_TTL_SECONDS,
+  isTimeZone,
+  isUrlTtl,
+} from '../core/settings';
 
 /**
  * Deploy-time settings. They come from CDK context (`cdk.json` or `cdk deploy -c key=value`) so
@@ -19,8 +26,8 @@ export interface Settings {
 }
 
 export const DEFAULT_SETTINGS: Settings = {
-  signatureUrlTtlSeconds: 300,
-  displayTimeZone: 'UTC',
+  signatureUrlTtlSeconds: URL_TTL_SECONDS.default,
+  displayTimeZone: DEFAULT_TIME_ZONE,
   corsAllowOrigins: [],
 };
 
@@ -28,15 +35,12 @@ export class SettingsError extends Error {
   override readonly name = 'SettingsError';
 }
 
-/** Checks settings given as props, with the same rules the functions apply at start-up. */
+/** Checks settings given as props, with the rules the functions apply at start-up (core/settings.ts). */
 export function validateSettings(settings: Settings): Settings {
-  const ttl = settings.signatureUrlTtlSeconds;
-  if (!Number.isInteger(ttl) || ttl < 1 || ttl > 3600) {
-    throw new SettingsError('signatureUrlTtlSeconds must be an integer from 1 to 3600');
+  if (!isUrlTtl(settings.signatureUrlTtlSeconds)) {
+    throw new SettingsError(`signatureUrlTtlSeconds must be ${URL_TTL_RULE}`);
   }
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: settings.displayTimeZone });
-  } catch {
+  if (!isTimeZone(settings.displayTimeZone)) {
     throw new SettingsError(
       `displayTimeZone is not an IANA time zone: ${settings.displayTimeZone}`,
     );

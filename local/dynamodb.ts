@@ -14,7 +14,7 @@ import {
   ResourceNotFoundException,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import { PARTITION_KEY, SORT_KEY } from '../functions/shared/keys';
+import { PARTITION_KEY, SORT_KEY } from '../core/layout';
 import { LOCALHOST, assertPortFree, waitUntil } from './net';
 
 export const JAVA_REQUIRED =

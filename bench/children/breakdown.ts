@@ -16,13 +16,15 @@ Object.assign(process.env, {
   DISPLAY_TIME_ZONE: 'UTC',
 });
 const { marshall, unmarshall } = await import('@aws-sdk/util-dynamodb');
-const { handler } = await import('../../functions/get-transaction');
-const { runtime } = await import('../../functions/shared/runtime');
-const { getCollection, itemsOf } = await import('../../functions/shared/table');
-const { fromAttributes } = await import('../../functions/shared/attribute-values');
-const { newVersion } = await import('../../functions/shared/keys');
-const { toApiTransaction } = await import('../../functions/shared/mapping');
-const { stringifyExactJson } = await import('../../functions/shared/json');
+const { createHandler } = await import('../../functions/get-transaction');
+const { createRuntime } = await import('../../functions/shared/runtime');
+const { loadConfig } = await import('../../functions/shared/config');
+const { createTableClient } = await import('../../functions/sdk/table-client');
+const { TRANSACTION } = await import('../../core/entities');
+const { itemsOf, newVersion } = await import('../../core/layout');
+const { fromAttributes } = await import('../../functions/sdk/attribute-values');
+const { toApiRecord } = await import('../../functions/shared/mapping');
+const { stringifyExactJson } = await import('../../core/json');
 const { log } = await import('../../functions/shared/logger');
 const { createLineParser } = await import('../../import/records');
 const { line, transactionRecord } = await import('../generate');
@@ -40,22 +42,25 @@ const event = {
   requestContext: { authorizer: { jwt: { claims: { token_use: 'access' } } } },
 } as unknown as ApiEvent;
 const context = { awsRequestId: 'bench' } as Context;
-const client = runtime.client as unknown as { send: () => Promise<unknown> };
+const config = loadConfig(process.env);
+const client = createTableClient({ region: config.region });
+const runtime = createRuntime(config, { client });
+const handler = createHandler(runtime);
+const stub = client as unknown as { send: () => Promise<unknown> };
 
 const out: Record<string, Record<string, number>> = {};
 for (const lines of [1, 50]) {
   const parsed = createLineParser(runtime.times)(line('transaction', transactionRecord(1, lines)));
   if (!parsed.ok || parsed.kind !== 'put') throw new Error('the generated record is invalid');
-  const stored = itemsOf('transaction', parsed.record, newVersion());
+  const written = itemsOf(TRANSACTION, parsed.record, newVersion());
   // In sort-key order, as a Query returns them: LINE#... before TXN.
-  const wire = [...stored.children, stored.head].map((item) => marshall(item));
+  const wire = [...written.children, written.head].map((item) => marshall(item));
   const keys = new Set(['pk', 'sk']);
   const items = () => wire.map((w) => fromAttributes(w, keys));
-  client.send = async () => ({ Items: wire });
+  stub.send = async () => ({ Items: wire });
   // Read through the stub as the handler reads it.
-  const { head, children } = await getCollection(runtime.client, 'bench', 'transaction', 1n);
-  const collection = { head: head!, children };
-  const record = await toApiTransaction(collection, runtime);
+  const stored = (await runtime.store.readRecord(TRANSACTION, 1n))!;
+  const record = await toApiRecord(TRANSACTION, stored, runtime);
   out[`transaction (${lines} line${lines > 1 ? 's' : ''})`] = {
     'handler, DynamoDB stubbed (the items in wire form, as the Query answers)': await time(() =>
       handler(event, context),
@@ -63,7 +68,7 @@ for (const lines of [1, 50]) {
     'of which: the items from wire form, integers as bigint': await time(items),
     'unmarshall as the reference does (numbers)': await time(() => wire.map((w) => unmarshall(w))),
     'validate the stored record and map it (no URL)': await time(() =>
-      toApiTransaction(collection, { ...runtime, presign: async () => null }),
+      toApiRecord(TRANSACTION, stored, { ...runtime, presign: async () => null }),
     ),
     'one presigned URL': await time(() => runtime.presign('signatures/t-1.png')),
     'exact JSON of the envelope': await time(() =>

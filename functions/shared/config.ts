@@ -1,4 +1,12 @@
 /** Configuration of the functions, read once from the environment when a function starts. */
+import {
+  DEFAULT_TIME_ZONE,
+  URL_TTL_RULE,
+  URL_TTL_SECONDS,
+  isTimeZone,
+  isUrlTtl,
+} from '../../core/settings';
+
 export interface Config {
   readonly tableName: string;
   readonly bucketName: string;
@@ -26,22 +34,18 @@ function required(env: Env, name: string): string {
 }
 
 function ttl(env: Env): number {
-  const raw = env.SIGNATURE_URL_TTL_SECONDS ?? '300';
-  if (!/^[1-9][0-9]{0,3}$/.test(raw) || Number(raw) > 3600) {
-    throw new ConfigError('SIGNATURE_URL_TTL_SECONDS must be an integer from 1 to 3600');
+  const raw = env.SIGNATURE_URL_TTL_SECONDS ?? String(URL_TTL_SECONDS.default);
+  // Canonical digits only: Number() would also take " 300", "3e2", "0300" or "0x12c".
+  if (!/^[1-9][0-9]*$/.test(raw) || !isUrlTtl(Number(raw))) {
+    throw new ConfigError(`SIGNATURE_URL_TTL_SECONDS must be ${URL_TTL_RULE}`);
   }
   return Number(raw);
 }
 
 function timeZone(env: Env): string {
-  const zone = env.DISPLAY_TIME_ZONE ?? 'UTC';
-  // UTC is always valid; checking it would load Intl's zone data at init for nothing (times.ts).
-  if (zone === 'UTC') return zone;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-  } catch {
+  const zone = env.DISPLAY_TIME_ZONE ?? DEFAULT_TIME_ZONE;
+  if (!isTimeZone(zone))
     throw new ConfigError(`DISPLAY_TIME_ZONE is not an IANA time zone: ${zone}`);
-  }
   return zone;
 }
 

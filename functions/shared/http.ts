@@ -6,9 +6,9 @@ import middy from '@middy/core';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { ApiEvent } from './auth';
 import { HttpError, INTERNAL_ERROR_MESSAGE, ServiceUnavailableError } from './errors';
-import { stringifyExactJson } from './json';
+import { stringifyExactJson } from '../../core/json';
+import { isUnavailable } from '../../core/unavailable';
 import { log } from './logger';
-import { isUnavailable } from './table';
 
 export type ApiResult = APIGatewayProxyStructuredResultV2 & {
   statusCode: number;

@@ -1,18 +1,11 @@
-/** Maps a stored item collection to the API record of SPEC 3: files presigned, times shown in the display zone. */
-import type { Entity } from './keys';
+/** Maps a stored record to the API record of SPEC 3: files presigned, times shown in the display zone. */
+import type { EntityDescriptor } from '../../core/entities';
+import type { Item } from '../../core/layout';
+import { timeCheck } from '../../core/records';
+import { validate, type Check } from '../../core/schema';
+import type { TimeCodec } from '../../core/times';
 import { CorruptRecordError } from './errors';
 import type { Presign } from './presigner';
-import {
-  customerCheck,
-  timeCheck,
-  transactionCheck,
-  validate,
-  type Customer,
-  type Transaction,
-} from './records';
-import type { Check } from './schema';
-import { recordOf, type Collection, type Item } from './table';
-import type { TimeCodec } from './times';
 
 export interface MappingDeps {
   presign: Presign;
@@ -20,40 +13,36 @@ export interface MappingDeps {
 }
 
 const storedTime = timeCheck();
-const STORED: Record<Entity, Check> = {
-  transaction: transactionCheck(storedTime),
-  customer: customerCheck(storedTime),
-};
+/** Built once per entity, not per GET: every GET checks its stored record. */
+const storedChecks = new WeakMap<EntityDescriptor, Check>();
+
+function storedCheck(entity: EntityDescriptor): Check {
+  let check = storedChecks.get(entity);
+  if (!check) storedChecks.set(entity, (check = entity.check(storedTime)));
+  return check;
+}
 
 /** A stored record that fails the SPEC's shape is a 500: the paths are logged, never the values. */
-function stored<T>(entity: Entity, collection: Collection & { head: Item }): T {
-  const checked = validate<T>(STORED[entity], recordOf(entity, collection), entity);
-  if (checked.ok) return checked.value;
-  const paths = checked.problems.map((p) => p.path).join(', ');
-  throw new CorruptRecordError(`Stored ${entity} is corrupt at ${paths}`);
+function checked(entity: EntityDescriptor, stored: Item): Item {
+  const result = validate<Item>(storedCheck(entity), stored, entity.name);
+  if (result.ok) return result.value;
+  const paths = result.problems.map((p) => p.path).join(', ');
+  throw new CorruptRecordError(`Stored ${entity.name} is corrupt at ${paths}`);
 }
 
-export async function toApiTransaction(
-  collection: Collection & { head: Item },
+export async function toApiRecord<R>(
+  entity: EntityDescriptor<R>,
+  stored: Item,
   { presign, times }: MappingDeps,
-): Promise<Transaction> {
-  const record = stored<Transaction>('transaction', collection);
-  const [signature, attachment] = await Promise.all([
-    presign(record.signature),
-    presign(record.attachment),
-  ]);
-  return { ...record, signature, attachment, created_at: times.display(record.created_at) };
-}
-
-export async function toApiCustomer(
-  collection: Collection & { head: Item },
-  { presign, times }: MappingDeps,
-): Promise<Customer> {
-  const record = stored<Customer>('customer', collection);
-  const last = record.last_transaction_datetime;
-  return {
-    ...record,
-    id_photo: await presign(record.id_photo),
-    last_transaction_datetime: last === null ? null : times.display(last),
-  };
+): Promise<R> {
+  const record = checked(entity, stored);
+  for (const field of entity.timeFields) {
+    const value = record[field] as string | null;
+    if (value !== null) record[field] = times.display(value);
+  }
+  const urls = await Promise.all(
+    entity.fileFields.map((field) => presign(record[field] as string | null)),
+  );
+  entity.fileFields.forEach((field, i) => (record[field] = urls[i]));
+  return record as R;
 }

@@ -1,15 +1,17 @@
 /**
  * Presigned GET URLs for files (SPEC 3.4), signed by the SDK's S3RequestPresigner on its own:
  * the S3 client is never loaded. Two choices keep a URL cheap (bench/RESULTS.md): HMACs with
- * KeyObject keys (./sha256; Node.js 24 makes Buffer-keyed HMACs slow), ~30 µs a URL instead of
+ * KeyObject keys (../sdk/sha256; Node.js 24 makes Buffer-keyed HMACs slow), ~30 µs a URL instead of
  * ~90 µs, and credentials read straight from the environment rather than through a provider chain
- * (./lambda-credentials).
+ * (../sdk/lambda-credentials).
  */
 import { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import { formatUrl } from '@aws-sdk/util-format-url';
 import { HttpRequest } from '@smithy/protocol-http';
-import { lambdaCredentials } from './lambda-credentials';
-import { Sha256 } from './sha256';
+import type { AwsCredentialIdentityProvider } from '@smithy/types';
+import { encodeKey } from '../../core/file-keys';
+import { lambdaCredentials } from '../sdk/lambda-credentials';
+import { Sha256 } from '../sdk/sha256';
 
 export interface PresignerOptions {
   region: string;
@@ -17,29 +19,18 @@ export interface PresignerOptions {
   ttlSeconds: number;
   /** Path-style endpoint of an S3 emulator; virtual-hosted AWS S3 when unset. */
   endpoint?: string | undefined;
+  /** @default the function's own credentials (../sdk/lambda-credentials) */
+  credentialProvider?: AwsCredentialIdentityProvider | undefined;
   /** Tests only: the signing time. */
   now?: () => Date;
 }
 
 export type Presign = (key: string | null) => Promise<string | null>;
 
-/** S3 keys are signed as sent: each path segment percent-encoded per RFC 3986. */
-function encodeKey(key: string): string {
-  return key
-    .split('/')
-    .map((segment) =>
-      encodeURIComponent(segment).replace(
-        /[!'()*]/g,
-        (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-      ),
-    )
-    .join('/');
-}
-
 export function createPresigner(options: PresignerOptions): Presign {
-  // The function's own credentials, as its DynamoDB client gets them (./lambda-credentials).
+  // The function's own credentials, as its DynamoDB client gets them (../sdk/lambda-credentials).
   const signer = new S3RequestPresigner({
-    credentials: lambdaCredentials(),
+    credentials: options.credentialProvider ?? lambdaCredentials(),
     region: options.region,
     sha256: Sha256,
   });

@@ -1,22 +1,44 @@
 /**
- * What a function builds once per execution environment, at init: configuration (a missing
- * variable fails here, loudly), the DynamoDB client, the presigner and the time formatter.
+ * What a function builds once per execution environment: the DynamoDB client, the store, the
+ * presigner and the time formatter, from its configuration. Handlers take these as their
+ * dependencies (createHandler in each entry file), so tests build them from a Config of their own.
  */
-import { loadConfig } from './config';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { AwsCredentialIdentityProvider } from '@smithy/types';
+import { createTimeCodec } from '../../core/times';
+import { createTableClient } from '../sdk/table-client';
+import { loadConfig, type Config } from './config';
+import type { MappingDeps } from './mapping';
 import { createPresigner } from './presigner';
-import { createTableClient } from './table';
-import { createTimeCodec } from './times';
+import { createStore, type RecordStore } from './store';
 
-const config = loadConfig(process.env);
+export interface Runtime extends MappingDeps {
+  readonly store: RecordStore;
+}
 
-export const runtime = {
-  config,
-  client: createTableClient({ region: config.region, endpoint: config.dynamoDbEndpoint }),
-  presign: createPresigner({
-    region: config.region,
-    bucketName: config.bucketName,
-    ttlSeconds: config.signatureUrlTtlSeconds,
-    endpoint: config.s3Endpoint,
-  }),
-  times: createTimeCodec(config.displayTimeZone),
-};
+export interface RuntimeOptions {
+  /** A client of the caller's (tests: one behind a fault proxy); else one made from the config. */
+  client?: DynamoDBClient;
+  /** What the presigner signs with; else the function's own (../sdk/lambda-credentials). */
+  credentials?: AwsCredentialIdentityProvider;
+}
+
+export function createRuntime(config: Config, options: RuntimeOptions = {}): Runtime {
+  const client =
+    options.client ??
+    createTableClient({ region: config.region, endpoint: config.dynamoDbEndpoint });
+  return {
+    store: createStore(client, config.tableName),
+    presign: createPresigner({
+      region: config.region,
+      bucketName: config.bucketName,
+      ttlSeconds: config.signatureUrlTtlSeconds,
+      endpoint: config.s3Endpoint,
+      credentialProvider: options.credentials,
+    }),
+    times: createTimeCodec(config.displayTimeZone),
+  };
+}
+
+/** The runtime of a deployed function: its configuration from the environment Lambda sets. */
+export const runtimeFromEnv = (): Runtime => createRuntime(loadConfig(process.env));

@@ -1,5 +1,5 @@
 /** The table and the buckets: the only copy of the business's records and files. */
-import { PARTITION_KEY, SORT_KEY } from '../../functions/shared/keys';
+import { PARTITION_KEY, SORT_KEY } from '../../core/layout';
 import { onlyResource, resourcesOf, synthesize, type Json, type Synthesized } from './synth';
 
 let s: Synthesized;

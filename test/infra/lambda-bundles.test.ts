@@ -147,7 +147,7 @@ describe('what is in the bundles', () => {
     (route) => {
       const inputs = Object.keys(bundles.get(route)!.metafile.inputs);
       expect(inputs.filter((i) => CHAIN.test(i))).toEqual([]);
-      expect(inputs).toContain('functions/shared/lambda-credentials.ts');
+      expect(inputs).toContain('functions/sdk/lambda-credentials.ts');
       // The container-endpoint provider stays: Lambda may serve credentials that way.
       expect(inputs.some((i) => i.includes('@aws-sdk/credential-provider-http/'))).toBe(true);
     },
@@ -256,11 +256,11 @@ describe('no credentials in the environment', () => {
     expect(code).toBe(readFileSync(bundles.get('GetTransaction')!.file, 'utf8'));
     const mapped = mapStackTrace(trace, map).split('\n')[1];
     const source = readFileSync(
-      join(PROJECT_ROOT, 'functions/shared/lambda-credentials.ts'),
+      join(PROJECT_ROOT, 'functions/sdk/lambda-credentials.ts'),
       'utf8',
     );
     const throwLine =
       source.split('\n').findLastIndex((l) => l.includes('throw new MissingCredentialsError')) + 1;
-    expect(mapped).toContain(`functions/shared/lambda-credentials.ts:${throwLine}:`);
+    expect(mapped).toContain(`functions/sdk/lambda-credentials.ts:${throwLine}:`);
   });
 });

@@ -30,7 +30,7 @@ let files = 0;
 beforeAll(async () => {
   table = await startTestTable();
   readers = await startReaders(table.endpoint, table.tableName);
-  runtimeClient = (await import('../../functions/shared/runtime')).runtime.client as never;
+  runtimeClient = readers.client as never;
 }, 90_000);
 afterAll(async () => {
   await table?.stop();

@@ -8,13 +8,14 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { DeleteTableCommand, DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiHandler } from '../../functions/shared/http';
-import { newVersion } from '../../functions/shared/keys';
-import { itemsOf } from '../../functions/shared/table';
-import { createTimeCodec } from '../../functions/shared/times';
+import { TRANSACTION } from '../../core/entities';
+import { itemsOf, newVersion } from '../../core/layout';
+import { createTimeCodec } from '../../core/times';
 import { createLineParser } from '../../import/records';
 import { line, transaction } from '../fixtures';
 import { startFaultProxy, type FaultMode, type FaultProxy } from '../support/fault-proxy';
-import { functionEnv, startTestTable, TEST_CREDENTIALS } from '../support/dynamodb';
+import { startTestTable, TEST_CREDENTIALS } from '../support/dynamodb';
+import { testHandlers } from '../support/handlers';
 import { apiEvent, lambdaContext } from '../support/events';
 
 /** The deployed function timeout (lib/api-function.ts); every answer must come well before it. */
@@ -24,12 +25,13 @@ const TABLE = 'faults-table';
 let proxy: FaultProxy;
 let table: Awaited<ReturnType<typeof startTestTable>>;
 let handler: ApiHandler;
+let client: DynamoDBClient;
 
 beforeAll(async () => {
   table = await startTestTable(TABLE);
   const parsed = createLineParser(createTimeCodec('UTC'))(line('transaction', transaction()));
   if (!parsed.ok || parsed.kind !== 'put') throw new Error('fixture is invalid');
-  const { head, children } = itemsOf('transaction', parsed.record, newVersion());
+  const { head, children } = itemsOf(TRANSACTION, parsed.record, newVersion());
   await table.client.send(
     new BatchWriteCommand({
       RequestItems: {
@@ -38,8 +40,7 @@ beforeAll(async () => {
     }),
   );
   proxy = await startFaultProxy(table.endpoint);
-  functionEnv(proxy.endpoint, TABLE);
-  ({ handler } = await import('../../functions/get-transaction'));
+  ({ transaction: handler, client } = testHandlers(proxy.endpoint, TABLE));
 }, 90_000);
 
 afterAll(async () => {
@@ -169,8 +170,7 @@ describe('DynamoDB faults (SPEC 4)', () => {
   });
 
   test('the client is configured with explicit attempts and timeouts', async () => {
-    const { runtime } = await import('../../functions/shared/runtime');
-    expect(await runtime.client.config.maxAttempts()).toBe(3);
+    expect(await client.config.maxAttempts()).toBe(3);
   });
 
   // Last: it deletes the table.

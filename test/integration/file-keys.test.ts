@@ -10,12 +10,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { parseExactJson, stringifyExactJson } from '../../functions/shared/json';
+import { parseExactJson, stringifyExactJson } from '../../core/json';
 import type { ApiHandler } from '../../functions/shared/http';
 import { importFile } from '../../import/importer';
 import { S3RVER_CREDENTIALS, s3Client, startS3, type LocalS3 } from '../../local/s3';
 import { currencyLine, customer, line, riskAssessment, transaction } from '../fixtures';
-import { functionEnv, startTestTable } from '../support/dynamodb';
+import { startTestTable } from '../support/dynamodb';
+import { testHandlers } from '../support/handlers';
 import { apiEvent, lambdaContext } from '../support/events';
 
 const dir = mkdtempSync(join(tmpdir(), 'file-keys-'));
@@ -29,14 +30,16 @@ beforeAll(async () => {
     startTestTable(),
     startS3({ port: 0, dataDir: join(dir, 's3') }),
   ]);
-  functionEnv(table.endpoint, table.tableName, {
-    S3_ENDPOINT: s3.endpoint,
-    BUCKET_NAME: s3.bucketName,
-    AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
-  });
-  getTransaction = (await import('../../functions/get-transaction')).handler;
-  getCustomer = (await import('../../functions/get-customer')).handler;
+  ({ transaction: getTransaction, customer: getCustomer } = testHandlers(
+    table.endpoint,
+    table.tableName,
+    {
+      S3_ENDPOINT: s3.endpoint,
+      BUCKET_NAME: s3.bucketName,
+      AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+    },
+  ));
 }, 90_000);
 afterAll(async () => {
   await Promise.all([table?.stop(), s3?.stop()]);

@@ -21,7 +21,8 @@ import { MAX_LINE_BYTES } from '../../import/lines';
 import { PROJECT_ROOT } from '../../local/gateway';
 import { customer, line, sparseCustomer, transaction } from '../fixtures';
 import { createContract } from '../support/contract';
-import { functionEnv, startTestTable } from '../support/dynamodb';
+import { startTestTable } from '../support/dynamodb';
+import { testHandlers } from '../support/handlers';
 import { apiEvent, lambdaContext } from '../support/events';
 
 const SEEDED = 20;
@@ -65,9 +66,10 @@ async function runImport(content: Buffer | string) {
 
 beforeAll(async () => {
   table = await startTestTable('hostile-table');
-  functionEnv(table.endpoint, table.tableName);
-  ({ handler: getTransaction } = await import('../../functions/get-transaction'));
-  ({ handler: getCustomer } = await import('../../functions/get-customer'));
+  ({ transaction: getTransaction, customer: getCustomer } = testHandlers(
+    table.endpoint,
+    table.tableName,
+  ));
   const seeded = await runImport(
     Array.from({ length: SEEDED }, (_, i) => [
       line('transaction', transaction({ id: i + 1 })),
@@ -86,7 +88,7 @@ afterAll(async () => {
 });
 
 describe('any string as a path id (SPEC 3.3, 4)', () => {
-  /** The SPEC's rule, written independently of functions/shared/ids.ts. */
+  /** The SPEC's rule, written independently of core/ids.ts. */
   const canonical = (s: string) => /^[1-9][0-9]*$/.test(s) && BigInt(s) <= MAX_ID;
 
   const ids = fc.oneof(

@@ -9,7 +9,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiHandler } from '../../functions/shared/http';
 import { importFile } from '../../import/importer';
 import { customer, line, transaction } from '../fixtures';
-import { functionEnv, startTestTable } from '../support/dynamodb';
+import { startTestTable } from '../support/dynamodb';
+import { testHandlers } from '../support/handlers';
 import { apiEvent, lambdaContext } from '../support/events';
 
 const ZONE = 'Asia/Manila';
@@ -19,12 +20,11 @@ let getCustomer: ApiHandler;
 
 beforeAll(async () => {
   table = await startTestTable();
-  functionEnv(table.endpoint, table.tableName, {
-    DISPLAY_TIME_ZONE: ZONE,
-    SIGNATURE_URL_TTL_SECONDS: '3600',
-  });
-  ({ handler: getTransaction } = await import('../../functions/get-transaction'));
-  ({ handler: getCustomer } = await import('../../functions/get-customer'));
+  ({ transaction: getTransaction, customer: getCustomer } = testHandlers(
+    table.endpoint,
+    table.tableName,
+    { DISPLAY_TIME_ZONE: ZONE, SIGNATURE_URL_TTL_SECONDS: '3600' },
+  ));
   const file = join(mkdtempSync(join(tmpdir(), 'settings-')), 'records.jsonl');
   writeFileSync(
     file,

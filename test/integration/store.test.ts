@@ -7,11 +7,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { parseExactJson, stringifyExactJson } from '../../functions/shared/json';
+import { parseExactJson, stringifyExactJson } from '../../core/json';
 import type { ApiHandler } from '../../functions/shared/http';
 import { importFile, InvalidFileError } from '../../import/importer';
 import { currencyLine, customer, line, riskAssessment, transaction } from '../fixtures';
-import { functionEnv, startTestTable } from '../support/dynamodb';
+import { startTestTable } from '../support/dynamodb';
+import { testHandlers } from '../support/handlers';
 import { apiEvent, lambdaContext } from '../support/events';
 
 let table: Awaited<ReturnType<typeof startTestTable>>;
@@ -23,10 +24,9 @@ let files = 0;
 
 beforeAll(async () => {
   table = await startTestTable();
-  functionEnv(table.endpoint, table.tableName);
-  ({ handler: getTransaction } = await import('../../functions/get-transaction'));
-  ({ handler: getCustomer } = await import('../../functions/get-customer'));
-  runtimeClient = (await import('../../functions/shared/runtime')).runtime.client as never;
+  const handlers = testHandlers(table.endpoint, table.tableName);
+  ({ transaction: getTransaction, customer: getCustomer } = handlers);
+  runtimeClient = handlers.client as never;
 }, 90_000);
 afterAll(async () => table?.stop());
 

@@ -25,21 +25,3 @@ export async function startTestTable(tableName = 'test-table') {
     },
   };
 }
-
-/** The environment the functions read at start-up, pointed at emulators. */
-export function functionEnv(
-  endpoint: string,
-  tableName: string,
-  extra: Record<string, string> = {},
-): void {
-  Object.assign(process.env, {
-    TABLE_NAME: tableName,
-    BUCKET_NAME: 'test-files',
-    AWS_REGION: 'us-east-1',
-    DYNAMODB_ENDPOINT: endpoint,
-    S3_ENDPOINT: 'http://127.0.0.1:9',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    ...extra,
-  });
-}

@@ -3,10 +3,9 @@
  * slow to answer on a loaded machine) is asked again, as a client would, and counted; what comes
  * back in the end is the answer.
  */
-import type { ApiHandler } from '../../functions/shared/http';
-import { parseExactJson } from '../../functions/shared/json';
-import { functionEnv } from './dynamodb';
+import { parseExactJson } from '../../core/json';
 import { apiEvent, lambdaContext } from './events';
+import { testHandlers } from './handlers';
 import { quietRequestLogs } from './logs';
 
 export type Entity = 'transaction' | 'customer';
@@ -14,11 +13,7 @@ export type Entity = 'transaction' | 'customer';
 export async function startReaders(endpoint: string, tableName: string) {
   // Thousands of GETs: their request log lines are not what these tests check.
   quietRequestLogs();
-  functionEnv(endpoint, tableName);
-  const handlers: Record<Entity, ApiHandler> = {
-    transaction: (await import('../../functions/get-transaction')).handler,
-    customer: (await import('../../functions/get-customer')).handler,
-  };
+  const { client, ...handlers } = testHandlers(endpoint, tableName);
   const counts = { unavailable: 0 };
   const get = async (entity: Entity, id: number) => {
     const param = entity === 'transaction' ? 'transaction_id' : 'customer_id';
@@ -31,5 +26,5 @@ export async function startReaders(endpoint: string, tableName: string) {
     const body = parseExactJson(result.body) as { data: Record<string, unknown> };
     return { status: result.statusCode, data: body.data };
   };
-  return { get, counts };
+  return { get, counts, client };
 }

@@ -9,14 +9,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
-import type { AsJson } from '../../functions/shared/json';
+import type { AsJson } from '../../core/json';
 import type {
   CodedValue,
   CurrencyLine,
   Customer,
   RiskAssessment,
   Transaction,
-} from '../../functions/shared/records';
+} from '../../core/records';
 import { OPENAPI_FILE, PROJECT_ROOT } from '../../local/gateway';
 import type { components } from '../support/openapi-types';
 

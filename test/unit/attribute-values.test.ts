@@ -1,19 +1,19 @@
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { fromAttributes, wrapNumber } from '../../functions/shared/attribute-values';
+import { fromAttributes, wrapNumber } from '../../functions/sdk/attribute-values';
 import { CorruptRecordError } from '../../functions/shared/errors';
-import { newVersion } from '../../functions/shared/keys';
-import { itemsOf, tombstoneOf } from '../../functions/shared/table';
-import { createTimeCodec } from '../../functions/shared/times';
+import { ENTITIES, type Entity } from '../../core/entities';
+import { itemsOf, newVersion, tombstoneOf } from '../../core/layout';
+import { createTimeCodec } from '../../core/times';
 import { createLineParser } from '../../import/records';
 import { currencyLine, customer, line, sparseCustomer, transaction } from '../fixtures';
 
 const parse = createLineParser(createTimeCodec('UTC'));
 
-function storedItems(entity: 'transaction' | 'customer', record: Record<string, unknown>) {
+function storedItems(entity: Entity, record: Record<string, unknown>) {
   const parsed = parse(line(entity, record));
   if (!parsed.ok || parsed.kind !== 'put') throw new Error('fixture is invalid');
-  const { head, children } = itemsOf(entity, parsed.record, newVersion());
+  const { head, children } = itemsOf(ENTITIES[entity], parsed.record, newVersion());
   return [head, ...children];
 }
 
@@ -28,7 +28,7 @@ describe('stored items from DynamoDB wire form', () => {
     ],
     ['a customer with assessments', storedItems('customer', customer())],
     ['a customer whose optional fields are null', storedItems('customer', sparseCustomer())],
-    ['a tombstone', [tombstoneOf('customer', 7n, newVersion())]],
+    ['a tombstone', [tombstoneOf(ENTITIES.customer, 7n, newVersion())]],
   ])('%s: the same values as the SDK unmarshall gives, integers as bigint', (_name, items) => {
     for (const item of items) {
       const wire = marshall(item) as Record<string, AttributeValue>;

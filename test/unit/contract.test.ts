@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { createPresigner, type Presign } from '../../functions/shared/presigner';
 import { respond, type ApiResult } from '../../functions/shared/http';
-import { createTimeCodec } from '../../functions/shared/times';
+import { createTimeCodec } from '../../core/times';
 import { createLineParser } from '../../import/records';
 import { customer, transaction } from '../fixtures';
 import { createContract, loadOpenApi, type ObservedResponse } from '../support/contract';
@@ -413,7 +413,7 @@ describe('the validator', () => {
   });
 });
 
-describe('the document agrees with the record checks of the code (functions/shared/records.ts)', () => {
+describe('the document agrees with the record checks of the code (core/records.ts)', () => {
   const parse = createLineParser(createTimeCodec('UTC'));
   const VALUES: unknown[] = [
     null,

@@ -1,4 +1,4 @@
-import { parseExactJson, stringifyExactJson } from '../../functions/shared/json';
+import { parseExactJson, stringifyExactJson } from '../../core/json';
 
 describe('exact JSON', () => {
   test('integer literals become bigints read from their digits', () => {

@@ -1,6 +1,6 @@
 /**
  * The credentials the Lambda bundles use in place of the SDK's default chain
- * (functions/shared/lambda-credentials.ts): the same identity the stock chain finds in Lambda's
+ * (functions/sdk/lambda-credentials.ts): the same identity the stock chain finds in Lambda's
  * environment, the container endpoint when Lambda serves credentials that way, and a clear error
  * when there are none.
  */
@@ -11,7 +11,7 @@ import {
   defaultProvider,
   lambdaCredentials,
   MissingCredentialsError,
-} from '../../functions/shared/lambda-credentials';
+} from '../../functions/sdk/lambda-credentials';
 
 const saved = { ...process.env };
 afterEach(() => {

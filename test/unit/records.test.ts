@@ -1,4 +1,5 @@
-import { createTimeCodec } from '../../functions/shared/times';
+import { CUSTOMER, TRANSACTION } from '../../core/entities';
+import { createTimeCodec } from '../../core/times';
 import { createLineParser } from '../../import/records';
 import { customer, line, riskAssessment, transaction } from '../fixtures';
 
@@ -14,7 +15,7 @@ describe('import line validation (SPEC 3 and 6)', () => {
     const parsed = parse(line('transaction', shuffled));
     expect(parsed.ok && parsed.kind).toBe('put');
     if (!parsed.ok || parsed.kind !== 'put') return;
-    expect(parsed.entity).toBe('transaction');
+    expect(parsed.entity).toBe(TRANSACTION);
     expect(parsed.id).toBe(1n);
     expect(Object.keys(parsed.record)).toEqual(Object.keys(transaction()));
     expect(parsed.record.created_at).toBe('2023-09-15T10:01:02Z');
@@ -140,7 +141,7 @@ describe('import line validation (SPEC 3 and 6)', () => {
     expect(parse('{"delete":{"customer":12}}')).toEqual({
       ok: true,
       kind: 'delete',
-      entity: 'customer',
+      entity: CUSTOMER,
       id: 12n,
     });
     expect(problemsOf('{"delete":{"transaction":0}}')).toEqual([

@@ -1,12 +1,12 @@
 /**
- * The DynamoDB client signs with functions/shared/sha256.ts rather than the SDK's hash, for speed;
+ * The DynamoDB client signs with functions/sdk/sha256.ts rather than the SDK's hash, for speed;
  * these tests hold it to the same digests and the same SigV4 signatures as the SDK's.
  */
 import { createHash, createHmac } from 'node:crypto';
 import { Hash } from '@smithy/hash-node';
 import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { Sha256 } from '../../functions/shared/sha256';
+import { Sha256 } from '../../functions/sdk/sha256';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 

@@ -1,4 +1,4 @@
-import { createTableClient } from '../../functions/shared/table';
+import { createTableClient } from '../../functions/sdk/table-client';
 import { createDocumentClient } from '../../import/document-client';
 
 const options = { region: 'us-east-1', credentials: { accessKeyId: 'k', secretAccessKey: 's' } };

@@ -1,4 +1,4 @@
-import { createTimeCodec } from '../../functions/shared/times';
+import { createTimeCodec } from '../../core/times';
 
 describe('times (SPEC 3.5)', () => {
   test('UTC shows as stored', () => {

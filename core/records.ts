@@ -2,16 +2,8 @@
  * The records of SPEC 3 as they are imported and stored: the API shape, except that files are
  * S3 object keys. Integers are bigint and decimals strings, so nothing passes through a float.
  */
-import {
-  arrayById,
-  decimal,
-  integer,
-  nullable,
-  object,
-  string,
-  type Check,
-  type Problem,
-} from './schema';
+import { arrayById, decimal, integer, nullable, object, string, type Check } from './schema';
+import { fileKey } from './file-keys';
 import { MAX_ID } from './ids';
 import { STORED_TIME, type TimeCodec } from './times';
 
@@ -93,35 +85,6 @@ const email = string({
   maxLength: 320,
   pattern: /^[^\s@]+@[^\s@]+$/,
   expected: 'an e-mail address',
-});
-/**
- * S3 key prefixes of the files the API hands out as presigned URLs (SPEC 3.4). The functions may
- * read objects under these prefixes and nothing else in the bucket (lib/api.ts grants them).
- */
-export const FILE_PREFIXES = ['signatures/', 'attachments/', 'id-photos/'] as const;
-const MAX_KEY_BYTES = 1024;
-const LONE_SURROGATE = /\p{Cs}/u;
-
-/**
- * Any key S3 stores (1 to 1024 bytes of UTF-8) under a readable prefix. Two kinds are refused
- * because their link could not open: a lone surrogate (not UTF-8 at all) and a `.` or `..`
- * path segment, which browsers and HTTP clients resolve away before sending (even encoded).
- */
-const fileKey = nullable((value, path, problems) => {
-  const refuse = (reason: string) => void problems.push({ path, reason });
-  if (typeof value !== 'string') refuse('must be an S3 object key (a string) or null');
-  else if (LONE_SURROGATE.test(value)) refuse('must be text that UTF-8 can hold');
-  else if (Buffer.byteLength(value) > MAX_KEY_BYTES)
-    refuse(`must be at most ${MAX_KEY_BYTES} bytes of UTF-8 (S3's limit)`);
-  else if (!FILE_PREFIXES.some((prefix) => value.startsWith(prefix)))
-    refuse(
-      `must begin with ${FILE_PREFIXES.join(', ')}: the deployed functions may read no other key`,
-    );
-  else if (value.split('/').some((segment) => segment === '.' || segment === '..'))
-    refuse(
-      'must not have "." or ".." between slashes: HTTP clients rewrite those, so the link would not open',
-    );
-  return value;
 });
 const codedValue = object({ value: int, description: text });
 const flag = integer(0n, 1n);
@@ -219,15 +182,4 @@ export function customerCheck(time: Check): Check {
     },
     ownedAssessments,
   );
-}
-
-/** Checks a value; on success returns it typed and in field order, else every problem found. */
-export function validate<T>(
-  check: Check,
-  value: unknown,
-  path: string,
-): { ok: true; value: T } | { ok: false; problems: Problem[] } {
-  const problems: Problem[] = [];
-  const checked = check(value, path, problems);
-  return problems.length === 0 ? { ok: true, value: checked as T } : { ok: false, problems };
 }

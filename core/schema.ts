@@ -131,3 +131,14 @@ export function arrayById(item: Check, maxItems: number): Check {
     });
   };
 }
+
+/** Checks a value; on success returns it typed and in field order, else every problem found. */
+export function validate<T>(
+  check: Check,
+  value: unknown,
+  path: string,
+): { ok: true; value: T } | { ok: false; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const checked = check(value, path, problems);
+  return problems.length === 0 ? { ok: true, value: checked as T } : { ok: false, problems };
+}

@@ -1,0 +1,31 @@
+/**
+ * The rules of the settings that both the stack (CDK context, checked at synth) and the functions
+ * (environment, checked at start) take, so that a value one accepts the other accepts too.
+ */
+
+/** Lifetime of presigned file URLs, seconds (SPEC 3.4). */
+export const URL_TTL_SECONDS = { default: 300, min: 1, max: 3600 } as const;
+/** Display time zone (SPEC 3.5). */
+export const DEFAULT_TIME_ZONE = 'UTC';
+
+export function isUrlTtl(seconds: number): boolean {
+  return (
+    Number.isInteger(seconds) && seconds >= URL_TTL_SECONDS.min && seconds <= URL_TTL_SECONDS.max
+  );
+}
+
+export const URL_TTL_RULE = `an integer from ${URL_TTL_SECONDS.min} to ${URL_TTL_SECONDS.max}`;
+
+/**
+ * An IANA zone Intl knows. UTC is always valid; checking it would load Intl's zone data for
+ * nothing, which costs a function about 15 ms of cold start (core/times.ts).
+ */
+export function isTimeZone(zone: string): boolean {
+  if (zone === DEFAULT_TIME_ZONE) return true;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * The real GET handlers, built as a deployed function builds them (createHandler with a runtime
+ * from its configuration), from an environment of the test's own: process.env is never touched.
+ */
+import { createHandler as createCustomerHandler } from '../../functions/get-customer';
+import { createHandler as createTransactionHandler } from '../../functions/get-transaction';
+import { createTableClient } from '../../functions/sdk/table-client';
+import { lambdaCredentials } from '../../functions/sdk/lambda-credentials';
+import { loadConfig } from '../../functions/shared/config';
+import type { ApiHandler } from '../../functions/shared/http';
+import { createRuntime } from '../../functions/shared/runtime';
+import { TEST_CREDENTIALS } from './dynamodb';
+
+/** The environment a function would have, pointed at emulators; `extra` as Lambda would set it. */
+export function functionEnv(
+  endpoint: string,
+  tableName: string,
+  extra: Record<string, string> = {},
+) {
+  return {
+    TABLE_NAME: tableName,
+    BUCKET_NAME: 'test-files',
+    AWS_REGION: 'us-east-1',
+    DYNAMODB_ENDPOINT: endpoint,
+    S3_ENDPOINT: 'http://127.0.0.1:9',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    ...extra,
+  };
+}
+
+export function testHandlers(
+  endpoint: string,
+  tableName: string,
+  extra: Record<string, string> = {},
+) {
+  const env = functionEnv(endpoint, tableName, extra);
+  const config = loadConfig(env);
+  const client = createTableClient({
+    region: config.region,
+    endpoint: config.dynamoDbEndpoint,
+    credentials: TEST_CREDENTIALS,
+  });
+  const runtime = createRuntime(config, { client, credentials: lambdaCredentials(env) });
+  const handlers: { transaction: ApiHandler; customer: ApiHandler } = {
+    transaction: createTransactionHandler(runtime),
+    customer: createCustomerHandler(runtime),
+  };
+  return { ...handlers, client };
+}
