@@ -9,10 +9,8 @@ import {
   UserPoolGroup,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
+import { CUSTOMER_READERS_GROUP } from '../core/groups';
 import { removalPolicyFor } from './stage';
-
-/** The Cognito group whose members may read customers (SPEC 1). */
-export const CUSTOMER_READERS_GROUP = 'customer-readers';
 
 export interface IdentityProps {
   /** A test stage's pool (lib/stage.ts): deleted with the stack. @default false */

@@ -22,9 +22,9 @@ import {
   InitiateAuthCommand,
   ListGroupsCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
+import { CUSTOMER_READERS_GROUP } from '../core/groups';
 import { LOCALHOST } from './net';
 
-export const CUSTOMER_READERS_GROUP = 'customer-readers';
 /** Password of every local demo user (local stack only; never deployed). */
 export const DEMO_PASSWORD = 'Local-Demo-Passw0rd!';
 export const DEMO_USERS: readonly { username: string; groups: readonly string[] }[] = [

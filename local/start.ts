@@ -4,7 +4,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { relative, resolve } from 'node:path';
-import { CUSTOMER_READERS_GROUP, DEMO_USERS } from './cognito';
+import { CUSTOMER_READERS_GROUP } from '../core/groups';
+import { DEMO_USERS } from './cognito';
 import { DOCS_PATH } from './docs';
 import { PROJECT_ROOT } from './gateway';
 import { startLocalStack, type LocalStack } from './stack';

@@ -9,6 +9,8 @@
  * never a token, a record's values or a response body (SPEC 4: no personal data in logs).
  */
 
+import { CUSTOMER_READERS_GROUP } from '../core/groups';
+
 export interface SmokeOptions {
   /** The stage's invoke URL, e.g. https://abc123.execute-api.eu-west-1.amazonaws.com/ */
   readonly apiUrl: string;
@@ -220,7 +222,7 @@ export async function runSmoke(options: SmokeOptions): Promise<string[]> {
   }
 
   // Checked before the token is used: a reader's token would turn the 403 check into a 200.
-  if (groupsOf(options.userToken).includes('customer-readers')) {
+  if (groupsOf(options.userToken).includes(CUSTOMER_READERS_GROUP)) {
     throw new BrokenPromise(
       'the user token belongs to a user outside customer-readers',
       "its cognito:groups claim includes customer-readers; use a teller's token (SMOKE_TOKEN)",

@@ -242,7 +242,7 @@ describe('import then GET (SPEC 3 and 6)', () => {
   });
 });
 
-/** Most items here are in the layout before versions (no `v` on the head), which is still read. */
+/** Items written by hand in the table's layout (core/layout.ts), each with one thing wrong. */
 describe('corrupt stored records: a 500 that shows nothing of them', () => {
   const put = (Item: Record<string, unknown>) =>
     table.client.send(new PutCommand({ TableName: table.tableName, Item }));
@@ -257,9 +257,19 @@ describe('corrupt stored records: a 500 that shows nothing of them', () => {
       last_transaction_datetime: '2023-09-15T10:01:02Z',
     };
   };
+  /** A version as the import makes them (core/layout.ts newVersion). */
+  const V = '00000000000abcd';
+  /** A customer's head item: its fields, the version and how many children it has. */
+  const profile = (id: number, children = 1) => ({
+    pk: `CUS#${id}`,
+    sk: 'CUS',
+    ...storedCustomer(id),
+    v: V,
+    n: BigInt(children),
+  });
   const risk = (customerId: number, id = 1) => ({
     pk: `CUS#${customerId}`,
-    sk: `RISK#${String(id).padStart(16, '0')}`,
+    sk: `RISK#${V}#${String(id).padStart(16, '0')}`,
     id: BigInt(id),
     customer_id: BigInt(customerId),
     type: { value: 1n, description: 'Complete Name' },
@@ -273,7 +283,7 @@ describe('corrupt stored records: a 500 that shows nothing of them', () => {
   };
 
   test('the stored form used below is valid', async () => {
-    await put({ pk: 'CUS#170', sk: 'CUS', ...storedCustomer(170) });
+    await put(profile(170));
     await put(risk(170));
     expect((await get('customer', '170')).status).toBe(200);
   });
@@ -286,6 +296,8 @@ describe('corrupt stored records: a 500 that shows nothing of them', () => {
       first_name: 'Corruptus',
       email: 'corruptus@example.test',
       tin: 'TIN-SECRET-171',
+      v: V,
+      n: 0n,
     });
     await expectInternal('customer', '171');
   });
@@ -310,18 +322,18 @@ describe('corrupt stored records: a 500 that shows nothing of them', () => {
     ['a string set', (c: Record<string, unknown>) => void (c.tin = new Set(['TIN-SECRET-172']))],
     ['binary', (c: Record<string, unknown>) => void (c.sss = new Uint8Array([1, 7, 2]))],
   ])('a customer profile with %s', async (_name, corrupt) => {
-    const item = { pk: 'CUS#172', sk: 'CUS', ...storedCustomer(172) };
+    const item = profile(172, 0) as Record<string, unknown>;
     corrupt(item);
     await put(item);
     await expectInternal('customer', '172');
   });
 
   test("a risk assessment missing fields, or another customer's", async () => {
-    await put({ pk: 'CUS#173', sk: 'CUS', ...storedCustomer(173) });
+    await put(profile(173));
     const { grade: _grade, ...withoutGrade } = risk(173);
     await put(withoutGrade);
     await expectInternal('customer', '173');
-    await put({ pk: 'CUS#174', sk: 'CUS', ...storedCustomer(174) });
+    await put(profile(174));
     await put({ ...risk(174), customer_id: 999n });
     await expectInternal('customer', '174');
   });
@@ -439,6 +451,15 @@ describe('corrupt stored records: a 500 that shows nothing of them', () => {
     });
     const t = await get('transaction', '178');
     expect((t.json.data.transaction_currencies as { id: bigint }[]).map((l) => l.id)).toEqual([1n]);
+  });
+
+  test('a head without a version or a child count is corrupt', async () => {
+    const { v: _v, ...withoutVersion } = profile(180, 0);
+    await put(withoutVersion);
+    await expectInternal('customer', '180');
+    const { n: _n, ...withoutCount } = profile(181, 0);
+    await put(withoutCount);
+    await expectInternal('customer', '181');
   });
 
   test('child items without their head are no record: 404', async () => {
