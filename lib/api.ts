@@ -15,6 +15,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { readBudgetsToEnv } from '../core/read-budgets';
 import { ApiFunction } from './api-function';
 import { FILE_PREFIXES } from './data';
 import type { Route } from './routes';
@@ -124,6 +125,8 @@ export class Api extends Construct {
       BUCKET_NAME: props.bucket.bucketName,
       SIGNATURE_URL_TTL_SECONDS: String(settings.signatureUrlTtlSeconds),
       DISPLAY_TIME_ZONE: settings.displayTimeZone,
+      // SPEC 8: the functions count reads per user and route against these.
+      ...readBudgetsToEnv(settings.readBudgets),
     };
     const functions = new Map<string, ApiFunction>();
     for (const route of props.routes) {

@@ -1,4 +1,12 @@
 import type { Node } from 'constructs';
+import {
+  DEFAULT_READ_BUDGETS,
+  READ_BUDGET_CONTEXT,
+  ReadBudgetError,
+  parseReadBudgets,
+  validateReadBudgets,
+  type ReadBudgets,
+} from '../core/read-budgets';
 
 /**
  * Deploy-time settings. They come from CDK context (`cdk.json` or `cdk deploy -c key=value`) so
@@ -16,12 +24,19 @@ export interface Settings {
    * named explicitly. Context `corsAllowOrigins`: a JSON array or a comma-separated string.
    */
   readonly corsAllowOrigins: readonly string[];
+  /**
+   * Reads per user, route and window (SPEC 8), checked by core/read-budgets.ts, the same rules
+   * the functions apply to their environment. Context `readBudgetCustomers`,
+   * `readBudgetTransactions`, `readBudgetWindowSeconds`.
+   */
+  readonly readBudgets: ReadBudgets;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
   signatureUrlTtlSeconds: 300,
   displayTimeZone: 'UTC',
   corsAllowOrigins: [],
+  readBudgets: DEFAULT_READ_BUDGETS,
 };
 
 export class SettingsError extends Error {
@@ -60,6 +75,12 @@ export function validateSettings(settings: Settings): Settings {
       );
     }
   }
+  try {
+    validateReadBudgets(settings.readBudgets);
+  } catch (error) {
+    if (error instanceof ReadBudgetError) throw new SettingsError(`readBudgets: ${error.message}`);
+    throw error;
+  }
   return settings;
 }
 
@@ -78,10 +99,22 @@ function list(raw: unknown): string[] {
 export function settingsFromContext(node: Node): Settings {
   const ttl = node.tryGetContext('signatureUrlTtlSeconds') as unknown;
   const zone = node.tryGetContext('displayTimeZone') as unknown;
+  let readBudgets: ReadBudgets;
+  try {
+    readBudgets = parseReadBudgets({
+      customers: node.tryGetContext(READ_BUDGET_CONTEXT.customers),
+      transactions: node.tryGetContext(READ_BUDGET_CONTEXT.transactions),
+      windowSeconds: node.tryGetContext(READ_BUDGET_CONTEXT.windowSeconds),
+    });
+  } catch (error) {
+    if (error instanceof ReadBudgetError) throw new SettingsError(error.message);
+    throw error;
+  }
   return validateSettings({
     signatureUrlTtlSeconds:
       ttl === undefined ? DEFAULT_SETTINGS.signatureUrlTtlSeconds : Number(ttl),
     displayTimeZone: zone === undefined ? DEFAULT_SETTINGS.displayTimeZone : String(zone),
     corsAllowOrigins: list(node.tryGetContext('corsAllowOrigins')),
+    readBudgets,
   });
 }

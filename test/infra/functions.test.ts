@@ -58,13 +58,16 @@ test('memory and timeout are the documented choices; the timeout outlasts the Dy
   expect(ApiFunction.TIMEOUT.toSeconds()).toBe(10);
 });
 
-test('the environment names the table and bucket, the URL TTL and the time zone; no NODE_OPTIONS', () => {
+test('the environment names the table and bucket, the URL TTL, the time zone and the read budgets; no NODE_OPTIONS', () => {
   for (const [, , fn] of functionsByRoute()) {
     expect(fn.Properties!.Environment.Variables).toEqual({
       TABLE_NAME: { Ref: s.logicalId(s.stack.data.table) },
       BUCKET_NAME: { Ref: s.logicalId(s.stack.data.bucket) },
       SIGNATURE_URL_TTL_SECONDS: '300',
       DISPLAY_TIME_ZONE: 'UTC',
+      READ_BUDGET_CUSTOMERS: '60',
+      READ_BUDGET_TRANSACTIONS: '300',
+      READ_BUDGET_WINDOW_SECONDS: '300',
     });
   }
 });
