@@ -139,6 +139,7 @@ export class Api extends Construct {
         logRemovalPolicy: props.logRemovalPolicy,
       });
       fn.grantTableRead(props.table);
+      fn.grantAccessStateWrite(props.table);
       fn.grantFileRead(props.bucket, FILE_PREFIXES);
       this.httpApi.addRoutes({
         path: route.path,

@@ -167,7 +167,7 @@ test('each function has its own role, assumable by Lambda only, with no managed 
   }
 });
 
-test('functions may only Query the table, GetObject under the file prefixes, write their own logs and send traces', () => {
+test('functions may only Query the table, UpdateItem access-state items, GetObject under the file prefixes, write their own logs and send traces', () => {
   const tableArn = { 'Fn::GetAtt': [s.logicalId(s.stack.data.table), 'Arn'] };
   const bucketArn = { 'Fn::GetAtt': [s.logicalId(s.stack.data.bucket), 'Arn'] };
   for (const [, , fn] of functionsByRoute()) {
@@ -179,7 +179,12 @@ test('functions may only Query the table, GetObject under the file prefixes, wri
       expect(st.Effect).toBe('Allow');
       expect(st.NotAction).toBeUndefined();
       expect(st.NotResource).toBeUndefined();
-      expect(st.Condition).toBeUndefined();
+      // The one conditional grant: writes of access-state items only (test/infra/audit.test.ts).
+      if (st.Action === 'dynamodb:UpdateItem') {
+        expect(Object.keys(st.Condition).sort()).toEqual(['ForAllValues:StringLike', 'Null']);
+      } else {
+        expect(st.Condition).toBeUndefined();
+      }
       for (const action of list<string>(st.Action)) {
         expect(action).not.toContain('*');
         (granted[action] ??= []).push(...list(st.Resource));
@@ -194,6 +199,7 @@ test('functions may only Query the table, GetObject under the file prefixes, wri
     expect(Object.keys(granted).sort()).toEqual(
       [
         'dynamodb:Query',
+        'dynamodb:UpdateItem',
         'logs:CreateLogStream',
         'logs:PutLogEvents',
         's3:GetObject',
@@ -201,6 +207,7 @@ test('functions may only Query the table, GetObject under the file prefixes, wri
       ].sort(),
     );
     expect(granted['dynamodb:Query']).toEqual([tableArn]);
+    expect(granted['dynamodb:UpdateItem']).toEqual([tableArn]);
     expect(granted['s3:GetObject']).toHaveLength(FILE_PREFIXES.length);
     expect(granted['s3:GetObject']).toEqual(
       expect.arrayContaining(
@@ -232,6 +239,8 @@ test('the DynamoDB actions granted are exactly the ones the handlers send', () =
     Scan: 'dynamodb:Scan',
     TransactGet: 'dynamodb:TransactGetItems',
     TransactGetItems: 'dynamodb:TransactGetItems',
+    Update: 'dynamodb:UpdateItem',
+    UpdateItem: 'dynamodb:UpdateItem',
   };
   const used = new Set<string>();
   for (const source of sources) {
