@@ -22,7 +22,10 @@ export interface ApiFunctionProps {
   readonly projectRoot: string;
   readonly environment: Record<string, string>;
   readonly description?: string;
-  /** @default one year: long enough to investigate an incident reported late. */
+  /**
+   * @default five years (1,827 days): the log group holds the function's audit events (SPEC 8),
+   * which must answer "who read this record?" years later.
+   */
   readonly logRetention?: RetentionDays;
   /** @default RETAIN; DESTROY in a disposable stage (lib/stage.ts) */
   readonly logRemovalPolicy?: RemovalPolicy;
@@ -87,7 +90,7 @@ export class ApiFunction extends NodejsFunction {
       description: `Runs the ${id} function only`,
     });
     const logGroup = new LogGroup(scope, `${id}LogGroup`, {
-      retention: props.logRetention ?? RetentionDays.ONE_YEAR,
+      retention: props.logRetention ?? RetentionDays.FIVE_YEARS,
       removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
     });
 

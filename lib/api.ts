@@ -102,8 +102,9 @@ export class Api extends Construct {
         : {}),
     });
 
+    // Five years (1,827 days, SPEC 8): requests the authorizer refused are audited only here.
     this.accessLogGroup = new LogGroup(this, 'AccessLogs', {
-      retention: props.logRetention ?? RetentionDays.ONE_YEAR,
+      retention: props.logRetention ?? RetentionDays.FIVE_YEARS,
       removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
     });
     const throttle = props.throttle ?? DEFAULT_THROTTLE;

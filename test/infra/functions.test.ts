@@ -260,7 +260,7 @@ test('the DynamoDB actions granted are exactly the ones the handlers send', () =
   }
 });
 
-test('each function logs to its own log group, and every log group has a retention', () => {
+test('each function logs to its own log group, and every log group keeps the audit trail 1,827 days', () => {
   const logGroupIds = functionsByRoute().map(
     ([, , fn]) => fn.Properties!.LoggingConfig.LogGroup.Ref as string,
   );
@@ -269,6 +269,6 @@ test('each function logs to its own log group, and every log group has a retenti
   const logGroups = resourcesOf(s.json, 'AWS::Logs::LogGroup');
   expect(logGroups).toHaveLength(routes.length + 1); // + API access logs
   for (const [, group] of logGroups) {
-    expect(group.Properties!.RetentionInDays).toBe(365);
+    expect(group.Properties!.RetentionInDays).toBe(1827);
   }
 });
