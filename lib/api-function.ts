@@ -13,6 +13,7 @@ import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { ACCESS_PARTITION_PREFIX } from '../core/access-state';
 
 export interface ApiFunctionProps {
   /** Absolute path of the handler entry file; it exports `handler`. */
@@ -21,7 +22,10 @@ export interface ApiFunctionProps {
   readonly projectRoot: string;
   readonly environment: Record<string, string>;
   readonly description?: string;
-  /** @default one year: long enough to investigate an incident reported late. */
+  /**
+   * @default five years (1,827 days): the log group holds the function's audit events (SPEC 8),
+   * which must answer "who read this record?" years later.
+   */
   readonly logRetention?: RetentionDays;
   /** @default RETAIN; DESTROY in a disposable stage (lib/stage.ts) */
   readonly logRemovalPolicy?: RemovalPolicy;
@@ -86,7 +90,7 @@ export class ApiFunction extends NodejsFunction {
       description: `Runs the ${id} function only`,
     });
     const logGroup = new LogGroup(scope, `${id}LogGroup`, {
-      retention: props.logRetention ?? RetentionDays.ONE_YEAR,
+      retention: props.logRetention ?? RetentionDays.FIVE_YEARS,
       removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
     });
 
@@ -130,6 +134,26 @@ export class ApiFunction extends NodejsFunction {
   grantTableRead(table: ITable): void {
     this.addToRolePolicy(
       new PolicyStatement({ actions: ['dynamodb:Query'], resources: [table.tableArn] }),
+    );
+  }
+
+  /**
+   * Lets the function write the callers' access-state items (core/access-state.ts: read counters,
+   * SPEC 8) and nothing else in the table: UpdateItem only, and only on items whose partition key
+   * starts with `USER#`, so that a function bug or a stolen function role cannot change a record
+   * (docs/security.md says why a key condition rather than a second table). The Null condition
+   * closes the ForAllValues gap: a request without a key would otherwise match vacuously.
+   */
+  grantAccessStateWrite(table: ITable): void {
+    this.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [table.tableArn],
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${ACCESS_PARTITION_PREFIX}*`] },
+          Null: { 'dynamodb:LeadingKeys': 'false' },
+        },
+      }),
     );
   }
 

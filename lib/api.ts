@@ -15,6 +15,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { readBudgetsToEnv } from '../core/read-budgets';
 import { ApiFunction } from './api-function';
 import { FILE_PREFIXES } from './data';
 import type { Route } from './routes';
@@ -101,8 +102,9 @@ export class Api extends Construct {
         : {}),
     });
 
+    // Five years (1,827 days, SPEC 8): requests the authorizer refused are audited only here.
     this.accessLogGroup = new LogGroup(this, 'AccessLogs', {
-      retention: props.logRetention ?? RetentionDays.ONE_YEAR,
+      retention: props.logRetention ?? RetentionDays.FIVE_YEARS,
       removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
     });
     const throttle = props.throttle ?? DEFAULT_THROTTLE;
@@ -124,6 +126,8 @@ export class Api extends Construct {
       BUCKET_NAME: props.bucket.bucketName,
       SIGNATURE_URL_TTL_SECONDS: String(settings.signatureUrlTtlSeconds),
       DISPLAY_TIME_ZONE: settings.displayTimeZone,
+      // SPEC 8: the functions count reads per user and route against these.
+      ...readBudgetsToEnv(settings.readBudgets),
     };
     const functions = new Map<string, ApiFunction>();
     for (const route of props.routes) {
@@ -136,6 +140,7 @@ export class Api extends Construct {
         logRemovalPolicy: props.logRemovalPolicy,
       });
       fn.grantTableRead(props.table);
+      fn.grantAccessStateWrite(props.table);
       fn.grantFileRead(props.bucket, FILE_PREFIXES);
       this.httpApi.addRoutes({
         path: route.path,

@@ -12,6 +12,13 @@ import { Construct } from 'constructs';
 import { CUSTOMER_READERS_GROUP } from '../core/groups';
 import { removalPolicyFor } from './stage';
 
+/**
+ * Lifetime of access and ID tokens (SPEC 8): at most 15 minutes, so that a token copied out of a
+ * session is worth little for long even before anyone runs `npm run access`. Refresh tokens stay
+ * 12 hours (a working day); `npm run access -- revoke` revokes them.
+ */
+export const TOKEN_VALIDITY = Duration.minutes(15);
+
 export interface IdentityProps {
   /** A test stage's pool (lib/stage.ts): deleted with the stack. @default false */
   readonly disposable?: boolean;
@@ -71,8 +78,8 @@ export class Identity extends Construct {
       authFlows: { userPassword: true, userSrp: true },
       // Tokens are obtained with InitiateAuth; no hosted UI, so no OAuth flows or callback URLs.
       disableOAuth: true,
-      accessTokenValidity: Duration.hours(1),
-      idTokenValidity: Duration.hours(1),
+      accessTokenValidity: TOKEN_VALIDITY,
+      idTokenValidity: TOKEN_VALIDITY,
       refreshTokenValidity: Duration.hours(12),
       enableTokenRevocation: true,
       preventUserExistenceErrors: true,

@@ -6,6 +6,14 @@ import {
   isTimeZone,
   isUrlTtl,
 } from '../core/settings';
+import {
+  DEFAULT_READ_BUDGETS,
+  READ_BUDGET_CONTEXT,
+  ReadBudgetError,
+  parseReadBudgets,
+  validateReadBudgets,
+  type ReadBudgets,
+} from '../core/read-budgets';
 
 /**
  * Deploy-time settings. They come from CDK context (`cdk.json` or `cdk deploy -c key=value`) so
@@ -23,12 +31,19 @@ export interface Settings {
    * named explicitly. Context `corsAllowOrigins`: a JSON array or a comma-separated string.
    */
   readonly corsAllowOrigins: readonly string[];
+  /**
+   * Reads per user, route and window (SPEC 8), checked by core/read-budgets.ts, the same rules
+   * the functions apply to their environment. Context `readBudgetCustomers`,
+   * `readBudgetTransactions`, `readBudgetWindowSeconds`.
+   */
+  readonly readBudgets: ReadBudgets;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
   signatureUrlTtlSeconds: URL_TTL_SECONDS.default,
   displayTimeZone: DEFAULT_TIME_ZONE,
   corsAllowOrigins: [],
+  readBudgets: DEFAULT_READ_BUDGETS,
 };
 
 export class SettingsError extends Error {
@@ -64,6 +79,12 @@ export function validateSettings(settings: Settings): Settings {
       );
     }
   }
+  try {
+    validateReadBudgets(settings.readBudgets);
+  } catch (error) {
+    if (error instanceof ReadBudgetError) throw new SettingsError(`readBudgets: ${error.message}`);
+    throw error;
+  }
   return settings;
 }
 
@@ -82,10 +103,22 @@ function list(raw: unknown): string[] {
 export function settingsFromContext(node: Node): Settings {
   const ttl = node.tryGetContext('signatureUrlTtlSeconds') as unknown;
   const zone = node.tryGetContext('displayTimeZone') as unknown;
+  let readBudgets: ReadBudgets;
+  try {
+    readBudgets = parseReadBudgets({
+      customers: node.tryGetContext(READ_BUDGET_CONTEXT.customers),
+      transactions: node.tryGetContext(READ_BUDGET_CONTEXT.transactions),
+      windowSeconds: node.tryGetContext(READ_BUDGET_CONTEXT.windowSeconds),
+    });
+  } catch (error) {
+    if (error instanceof ReadBudgetError) throw new SettingsError(error.message);
+    throw error;
+  }
   return validateSettings({
     signatureUrlTtlSeconds:
       ttl === undefined ? DEFAULT_SETTINGS.signatureUrlTtlSeconds : Number(ttl),
     displayTimeZone: zone === undefined ? DEFAULT_SETTINGS.displayTimeZone : String(zone),
     corsAllowOrigins: list(node.tryGetContext('corsAllowOrigins')),
+    readBudgets,
   });
 }

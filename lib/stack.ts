@@ -4,6 +4,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { Api } from './api';
+import { AuditTrail } from './audit';
 import { Data } from './data';
 import { Identity } from './identity';
 import { Monitoring } from './monitoring';
@@ -34,6 +35,7 @@ export class ReadApiStack extends Stack {
   readonly identity: Identity;
   readonly api: Api;
   readonly monitoring: Monitoring;
+  readonly audit: AuditTrail;
   readonly stage: Stage;
 
   constructor(scope: Construct, id: string, props: ReadApiStackProps = {}) {
@@ -66,6 +68,11 @@ export class ReadApiStack extends Stack {
       table: this.data.table,
       alarmEmail: stage.alarmEmail,
       disposable,
+    });
+    this.audit = new AuditTrail(this, 'Audit', {
+      name: this.stackName,
+      functionLogGroups: [...this.api.functions.values()].map((fn) => fn.logGroup),
+      facade: this.monitoring.facade,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Invoke URL of the API' });

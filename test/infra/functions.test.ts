@@ -58,13 +58,16 @@ test('memory and timeout are the documented choices; the timeout outlasts the Dy
   expect(ApiFunction.TIMEOUT.toSeconds()).toBe(10);
 });
 
-test('the environment names the table and bucket, the URL TTL and the time zone; no NODE_OPTIONS', () => {
+test('the environment names the table and bucket, the URL TTL, the time zone and the read budgets; no NODE_OPTIONS', () => {
   for (const [, , fn] of functionsByRoute()) {
     expect(fn.Properties!.Environment.Variables).toEqual({
       TABLE_NAME: { Ref: s.logicalId(s.stack.data.table) },
       BUCKET_NAME: { Ref: s.logicalId(s.stack.data.bucket) },
       SIGNATURE_URL_TTL_SECONDS: '300',
       DISPLAY_TIME_ZONE: 'UTC',
+      READ_BUDGET_CUSTOMERS: '60',
+      READ_BUDGET_TRANSACTIONS: '300',
+      READ_BUDGET_WINDOW_SECONDS: '300',
     });
   }
 });
@@ -164,7 +167,7 @@ test('each function has its own role, assumable by Lambda only, with no managed 
   }
 });
 
-test('functions may only Query the table, GetObject under the file prefixes, write their own logs and send traces', () => {
+test('functions may only Query the table, UpdateItem access-state items, GetObject under the file prefixes, write their own logs and send traces', () => {
   const tableArn = { 'Fn::GetAtt': [s.logicalId(s.stack.data.table), 'Arn'] };
   const bucketArn = { 'Fn::GetAtt': [s.logicalId(s.stack.data.bucket), 'Arn'] };
   for (const [, , fn] of functionsByRoute()) {
@@ -176,7 +179,12 @@ test('functions may only Query the table, GetObject under the file prefixes, wri
       expect(st.Effect).toBe('Allow');
       expect(st.NotAction).toBeUndefined();
       expect(st.NotResource).toBeUndefined();
-      expect(st.Condition).toBeUndefined();
+      // The one conditional grant: writes of access-state items only (test/infra/audit.test.ts).
+      if (st.Action === 'dynamodb:UpdateItem') {
+        expect(Object.keys(st.Condition).sort()).toEqual(['ForAllValues:StringLike', 'Null']);
+      } else {
+        expect(st.Condition).toBeUndefined();
+      }
       for (const action of list<string>(st.Action)) {
         expect(action).not.toContain('*');
         (granted[action] ??= []).push(...list(st.Resource));
@@ -191,6 +199,7 @@ test('functions may only Query the table, GetObject under the file prefixes, wri
     expect(Object.keys(granted).sort()).toEqual(
       [
         'dynamodb:Query',
+        'dynamodb:UpdateItem',
         'logs:CreateLogStream',
         'logs:PutLogEvents',
         's3:GetObject',
@@ -198,6 +207,7 @@ test('functions may only Query the table, GetObject under the file prefixes, wri
       ].sort(),
     );
     expect(granted['dynamodb:Query']).toEqual([tableArn]);
+    expect(granted['dynamodb:UpdateItem']).toEqual([tableArn]);
     expect(granted['s3:GetObject']).toHaveLength(FILE_PREFIXES.length);
     expect(granted['s3:GetObject']).toEqual(
       expect.arrayContaining(
@@ -229,6 +239,8 @@ test('the DynamoDB actions granted are exactly the ones the handlers send', () =
     Scan: 'dynamodb:Scan',
     TransactGet: 'dynamodb:TransactGetItems',
     TransactGetItems: 'dynamodb:TransactGetItems',
+    Update: 'dynamodb:UpdateItem',
+    UpdateItem: 'dynamodb:UpdateItem',
   };
   const used = new Set<string>();
   for (const source of sources) {
@@ -248,7 +260,7 @@ test('the DynamoDB actions granted are exactly the ones the handlers send', () =
   }
 });
 
-test('each function logs to its own log group, and every log group has a retention', () => {
+test('each function logs to its own log group, and every log group keeps the audit trail 1,827 days', () => {
   const logGroupIds = functionsByRoute().map(
     ([, , fn]) => fn.Properties!.LoggingConfig.LogGroup.Ref as string,
   );
@@ -257,6 +269,6 @@ test('each function logs to its own log group, and every log group has a retenti
   const logGroups = resourcesOf(s.json, 'AWS::Logs::LogGroup');
   expect(logGroups).toHaveLength(routes.length + 1); // + API access logs
   for (const [, group] of logGroups) {
-    expect(group.Properties!.RetentionInDays).toBe(365);
+    expect(group.Properties!.RetentionInDays).toBe(1827);
   }
 });

@@ -11,12 +11,16 @@ beforeAll(() => {
       signatureUrlTtlSeconds: '900',
       displayTimeZone: 'Asia/Manila',
       corsAllowOrigins: 'https://backoffice.example.com, https://ops.example.com:8443',
+      // As `-c key=value` passes them: strings.
+      readBudgetCustomers: '12',
+      readBudgetTransactions: '34',
+      readBudgetWindowSeconds: '60',
     },
   });
 });
 afterAll(() => s?.cleanup());
 
-test('cdk.json holds the documented defaults: TTL 300 s, UTC, no CORS', () => {
+test('cdk.json holds the documented defaults: TTL 300 s, UTC, no CORS, SPEC 8 read budgets', () => {
   expect(settingsFromContext(new App({ context: CDK_JSON_CONTEXT }).node)).toEqual(
     DEFAULT_SETTINGS,
   );
@@ -24,6 +28,7 @@ test('cdk.json holds the documented defaults: TTL 300 s, UTC, no CORS', () => {
     signatureUrlTtlSeconds: 300,
     displayTimeZone: 'UTC',
     corsAllowOrigins: [],
+    readBudgets: { customers: 60, transactions: 300, windowSeconds: 300 },
   });
 });
 
@@ -34,7 +39,25 @@ test('context values reach every function environment', () => {
     expect(fn.Properties!.Environment.Variables).toMatchObject({
       SIGNATURE_URL_TTL_SECONDS: '900',
       DISPLAY_TIME_ZONE: 'Asia/Manila',
+      READ_BUDGET_CUSTOMERS: '12',
+      READ_BUDGET_TRANSACTIONS: '34',
+      READ_BUDGET_WINDOW_SECONDS: '60',
     });
+  }
+});
+
+test('without read-budget context the functions get the SPEC 8 defaults', () => {
+  const defaults = synthesize();
+  try {
+    for (const [, fn] of resourcesOf(defaults.json, 'AWS::Lambda::Function')) {
+      expect(fn.Properties!.Environment.Variables).toMatchObject({
+        READ_BUDGET_CUSTOMERS: '60',
+        READ_BUDGET_TRANSACTIONS: '300',
+        READ_BUDGET_WINDOW_SECONDS: '300',
+      });
+    }
+  } finally {
+    defaults.cleanup();
   }
 });
 
@@ -57,6 +80,11 @@ test.each([
   [{ corsAllowOrigins: ['https://*.example.com'] }, /corsAllowOrigins/],
   [{ corsAllowOrigins: 'https://app.example.com/' }, /corsAllowOrigins/],
   [{ corsAllowOrigins: 'app.example.com' }, /corsAllowOrigins/],
+  [{ readBudgetCustomers: '0' }, /readBudgetCustomers/],
+  [{ readBudgetTransactions: '1.5' }, /readBudgetTransactions/],
+  [{ readBudgetTransactions: 100_001 }, /readBudgetTransactions/],
+  [{ readBudgetWindowSeconds: '3601' }, /readBudgetWindowSeconds/],
+  [{ readBudgetWindowSeconds: 'five minutes' }, /readBudgetWindowSeconds/],
 ])('synth refuses context %j', (context, message) => {
   expect(() => createApp({ context: { ...CDK_JSON_CONTEXT, ...context } })).toThrow(message);
 });
