@@ -6,6 +6,7 @@ import {
   accessStateKey,
   groupNotBefore,
 } from '../../core/access-state';
+import { ENTITIES } from '../../core/entities';
 import { partitionKey } from '../../core/layout';
 
 test('one item per user, keyed by the sub, under a prefix no record uses', () => {
@@ -15,7 +16,7 @@ test('one item per user, keyed by the sub, under a prefix no record uses', () =>
   });
   expect(ACCESS_PARTITION_PREFIX).toBe('USER#');
   expect(ACCESS_SORT_KEY).toBe('ACCESS');
-  for (const entity of ['transaction', 'customer'] as const)
+  for (const entity of Object.values(ENTITIES))
     expect(partitionKey(entity, 1n).startsWith(ACCESS_PARTITION_PREFIX)).toBe(false);
   expect(() => accessStateKey('')).toThrow();
 });
