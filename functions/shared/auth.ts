@@ -3,7 +3,7 @@ import { ForbiddenError, UnauthorizedError } from './errors';
 
 export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 
-function claimsOf(event: ApiEvent): Record<string, unknown> {
+export function claimsOf(event: ApiEvent): Record<string, unknown> {
   return event.requestContext?.authorizer?.jwt?.claims ?? {};
 }
 
@@ -32,4 +32,29 @@ export function groupsOf(event: ApiEvent): string[] {
 
 export function requireGroup(event: ApiEvent, group: string): void {
   if (!groupsOf(event).includes(group)) throw new ForbiddenError();
+}
+
+/** Who is calling, from the token's claims: what the access state and the audit trail need. */
+export interface Caller {
+  /** The Cognito user's `sub`: the key of their access state (core/access-state.ts). */
+  readonly sub: string;
+  /** When the token was issued, epoch seconds (`iat`, whole seconds). */
+  readonly issuedAt: number;
+}
+
+/**
+ * The caller of a request the authorizer let through. A token without a `sub` or a whole-second
+ * `iat` cannot be checked against the access state: refused (401), never read unchecked.
+ */
+export function callerOf(event: ApiEvent): Caller {
+  const { sub, iat } = claimsOf(event);
+  const issued = typeof iat === 'number' ? String(iat) : iat;
+  if (
+    typeof sub !== 'string' ||
+    sub === '' ||
+    typeof issued !== 'string' ||
+    !/^[0-9]{1,12}$/.test(issued)
+  )
+    throw new UnauthorizedError();
+  return { sub, issuedAt: Number(issued) };
 }

@@ -6,6 +6,7 @@ import {
   isTimeZone,
   isUrlTtl,
 } from '../../core/settings';
+import { readBudgetsFromEnv, type ReadBudgets } from '../../core/read-budgets';
 
 export interface Config {
   readonly tableName: string;
@@ -15,6 +16,8 @@ export interface Config {
   readonly signatureUrlTtlSeconds: number;
   /** IANA zone in which times are shown and imported (SPEC 3.5). */
   readonly displayTimeZone: string;
+  /** Reads per user, route and window (SPEC 8). */
+  readonly readBudgets: ReadBudgets;
   /** Local emulators only: DynamoDB endpoint, e.g. http://127.0.0.1:8000. */
   readonly dynamoDbEndpoint: string | undefined;
   /** Local emulators only: S3 endpoint for path-style URLs, e.g. http://127.0.0.1:4569. */
@@ -56,6 +59,7 @@ export function loadConfig(env: Env): Config {
     region: required(env, 'AWS_REGION'),
     signatureUrlTtlSeconds: ttl(env),
     displayTimeZone: timeZone(env),
+    readBudgets: readBudgetsFromEnv(env),
     dynamoDbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
     s3Endpoint: env.S3_ENDPOINT || undefined,
   };

@@ -37,6 +37,13 @@ export class NotFoundError extends HttpError {
   }
 }
 
+/** The caller has used up their read budget for this route (SPEC 4, 8). */
+export class TooManyRequestsError extends HttpError {
+  constructor(retryAfterSeconds: number) {
+    super(429, 'Too many requests', { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
 /** DynamoDB throttled or unreachable after the SDK's retries; the client may try again. */
 export class ServiceUnavailableError extends HttpError {
   constructor(retryAfterSeconds = 1) {

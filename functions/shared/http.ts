@@ -50,10 +50,14 @@ function errorResponse(error: unknown): ApiResult {
 
 type Request = middy.Request<ApiEvent, unknown, Error, Context>;
 
-function envelope(): middy.MiddlewareObj<ApiEvent, unknown, Error, Context> {
+/** Told of every response, once, after it is made (the audit trail: ./audit.ts). */
+export type OnResponse = (event: ApiEvent, context: Context, status: number) => void;
+
+function envelope(onResponse?: OnResponse): middy.MiddlewareObj<ApiEvent, unknown, Error, Context> {
   const started = new WeakMap<Request, number>();
   const finish = (request: Request, result: ApiResult, error?: Error): void => {
     request.response = result;
+    onResponse?.(request.event, request.context, result.statusCode);
     log({
       level: result.statusCode >= 500 ? 'ERROR' : 'INFO',
       message: 'request',
@@ -78,9 +82,12 @@ function envelope(): middy.MiddlewareObj<ApiEvent, unknown, Error, Context> {
 export type ApiHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
 /** Wraps a route's logic: it gets the event and returns the record for `data`. */
-export function apiHandler(logic: (event: ApiEvent) => Promise<unknown>): ApiHandler {
+export function apiHandler(
+  logic: (event: ApiEvent) => Promise<unknown>,
+  onResponse?: OnResponse,
+): ApiHandler {
   const handler = middy<ApiEvent, unknown, Error, Context>()
-    .use(envelope())
+    .use(envelope(onResponse))
     .handler((event) => logic(event));
   return handler as unknown as ApiHandler;
 }

@@ -1,23 +1,35 @@
 /** GET one record by id (SPEC 1): the same steps for every entity, from its descriptor. */
 import type { EntityDescriptor } from '../../core/entities';
 import { parseCanonicalId } from '../../core/ids';
-import { requireAccessToken, requireGroup } from './auth';
+import { auditEvent } from './audit';
+import { callerOf, requireAccessToken, requireGroup } from './auth';
 import { BadRequestError, NotFoundError } from './errors';
 import { apiHandler, type ApiHandler } from './http';
 import { toApiRecord } from './mapping';
 import type { Runtime } from './runtime';
 
 export function recordHandler<R>(entity: EntityDescriptor<R>, runtime: Runtime): ApiHandler {
-  return apiHandler(async (event): Promise<R> => {
-    requireAccessToken(event);
-    if (entity.readGroup !== undefined) requireGroup(event, entity.readGroup);
-    const id = parseCanonicalId(event.pathParameters?.[entity.pathParameter]);
-    // SPEC 3.3: anything but a canonical id up to 2^53-1 is a 400.
-    if (id === undefined) throw new BadRequestError(`Invalid ${entity.name} id`);
-    const stored = await runtime.store.readRecord(entity, id);
-    if (stored === undefined) throw new NotFoundError(`${entity.label} not found`);
-    return toApiRecord(entity, stored, runtime);
-  });
+  return apiHandler(
+    async (event): Promise<R> => {
+      requireAccessToken(event);
+      const caller = callerOf(event);
+      if (entity.readGroup !== undefined) requireGroup(event, entity.readGroup);
+      const id = parseCanonicalId(event.pathParameters?.[entity.pathParameter]);
+      // SPEC 3.3: anything but a canonical id up to 2^53-1 is a 400.
+      if (id === undefined) throw new BadRequestError(`Invalid ${entity.name} id`);
+      // SPEC 6.1, 8: the access state and the record in one round trip. The access verdict
+      // comes first: a refused read returns nothing of what the Query brought.
+      const [access, stored] = await Promise.allSettled([
+        runtime.access.check(caller, entity),
+        runtime.store.readRecord(entity, id),
+      ]);
+      if (access.status === 'rejected') throw access.reason;
+      if (stored.status === 'rejected') throw stored.reason;
+      if (stored.value === undefined) throw new NotFoundError(`${entity.label} not found`);
+      return toApiRecord(entity, stored.value, runtime);
+    },
+    (event, context, status) => runtime.audit(auditEvent(entity, event, context, status)),
+  );
 }
 
 /**

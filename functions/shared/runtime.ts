@@ -7,6 +7,8 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import { createTimeCodec } from '../../core/times';
 import { createTableClient } from '../sdk/table-client';
+import { createAccessGate, type AccessGate } from './access';
+import { stdoutAudit, type AuditSink } from './audit';
 import { loadConfig, type Config } from './config';
 import type { MappingDeps } from './mapping';
 import { createPresigner } from './presigner';
@@ -14,6 +16,8 @@ import { createStore, type RecordStore } from './store';
 
 export interface Runtime extends MappingDeps {
   readonly store: RecordStore;
+  readonly access: AccessGate;
+  readonly audit: AuditSink;
 }
 
 export interface RuntimeOptions {
@@ -21,6 +25,10 @@ export interface RuntimeOptions {
   client?: DynamoDBClient;
   /** What the presigner signs with; else the function's own (../sdk/lambda-credentials). */
   credentials?: AwsCredentialIdentityProvider;
+  /** Where audit events go; else stdout, the function's log group. */
+  audit?: AuditSink;
+  /** The clock of the read budgets' windows (tests move it). */
+  now?: () => number;
 }
 
 export function createRuntime(config: Config, options: RuntimeOptions = {}): Runtime {
@@ -29,6 +37,8 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     createTableClient({ region: config.region, endpoint: config.dynamoDbEndpoint });
   return {
     store: createStore(client, config.tableName),
+    access: createAccessGate(client, config.tableName, config.readBudgets, options.now),
+    audit: options.audit ?? stdoutAudit,
     presign: createPresigner({
       region: config.region,
       bucketName: config.bucketName,

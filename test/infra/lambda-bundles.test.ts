@@ -255,10 +255,7 @@ describe('no credentials in the environment', () => {
     const { code, map } = await rebuild('GetTransaction');
     expect(code).toBe(readFileSync(bundles.get('GetTransaction')!.file, 'utf8'));
     const mapped = mapStackTrace(trace, map).split('\n')[1];
-    const source = readFileSync(
-      join(PROJECT_ROOT, 'functions/sdk/lambda-credentials.ts'),
-      'utf8',
-    );
+    const source = readFileSync(join(PROJECT_ROOT, 'functions/sdk/lambda-credentials.ts'), 'utf8');
     const throwLine =
       source.split('\n').findLastIndex((l) => l.includes('throw new MissingCredentialsError')) + 1;
     expect(mapped).toContain(`functions/sdk/lambda-credentials.ts:${throwLine}:`);

@@ -22,7 +22,7 @@ import { PROJECT_ROOT } from '../../local/gateway';
 import { customer, line, sparseCustomer, transaction } from '../fixtures';
 import { createContract } from '../support/contract';
 import { startTestTable } from '../support/dynamodb';
-import { testHandlers } from '../support/handlers';
+import { MANY_READS, testHandlers } from '../support/handlers';
 import { apiEvent, lambdaContext } from '../support/events';
 
 const SEEDED = 20;
@@ -69,6 +69,7 @@ beforeAll(async () => {
   ({ transaction: getTransaction, customer: getCustomer } = testHandlers(
     table.endpoint,
     table.tableName,
+    MANY_READS,
   ));
   const seeded = await runImport(
     Array.from({ length: SEEDED }, (_, i) => [

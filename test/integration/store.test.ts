@@ -6,13 +6,14 @@ import { jest } from '@jest/globals';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { parseExactJson, stringifyExactJson } from '../../core/json';
 import type { ApiHandler } from '../../functions/shared/http';
 import { importFile, InvalidFileError } from '../../import/importer';
 import { currencyLine, customer, line, riskAssessment, transaction } from '../fixtures';
 import { startTestTable } from '../support/dynamodb';
-import { testHandlers } from '../support/handlers';
+import { MANY_READS, testHandlers } from '../support/handlers';
 import { apiEvent, lambdaContext } from '../support/events';
 
 let table: Awaited<ReturnType<typeof startTestTable>>;
@@ -24,7 +25,7 @@ let files = 0;
 
 beforeAll(async () => {
   table = await startTestTable();
-  const handlers = testHandlers(table.endpoint, table.tableName);
+  const handlers = testHandlers(table.endpoint, table.tableName, MANY_READS);
   ({ transaction: getTransaction, customer: getCustomer } = handlers);
   runtimeClient = handlers.client as never;
 }, 90_000);
@@ -71,6 +72,27 @@ const exact = (record: Record<string, unknown>, ...fileFields: string[]) => {
   for (const field of fileFields) delete parsed[field];
   return parsed;
 };
+
+type Send = (command: unknown) => Promise<unknown>;
+
+/**
+ * Watches the handlers' Queries of records, optionally answering them with `fake`; every other
+ * request (the access state's UpdateItem, SPEC 8) goes through as it is.
+ */
+function watchQueries(fake?: (command: QueryCommand, real: Send, n: number) => Promise<unknown>) {
+  const real = runtimeClient.send.bind(runtimeClient) as unknown as Send;
+  const queries: QueryCommand[] = [];
+  const others: unknown[] = [];
+  const send = jest.spyOn(runtimeClient, 'send').mockImplementation((async (command: unknown) => {
+    if (!(command instanceof QueryCommand)) {
+      others.push(command);
+      return real(command);
+    }
+    queries.push(command);
+    return fake ? fake(command, real, queries.length) : real(command);
+  }) as never);
+  return { queries, others, restore: () => send.mockRestore() };
+}
 
 describe('import then GET (SPEC 3 and 6)', () => {
   test('money, rates and receipt numbers survive exactly; nulls, unicode, zeros and 50 lines round-trip', async () => {
@@ -197,7 +219,7 @@ describe('import then GET (SPEC 3 and 6)', () => {
     expect((await get('transaction', '140')).status).toBe(404);
   });
 
-  test('each GET costs exactly one DynamoDB request', async () => {
+  test('each GET is one round trip: one Query and the access-state request, sent together', async () => {
     await importLines([
       line(
         'transaction',
@@ -207,14 +229,22 @@ describe('import then GET (SPEC 3 and 6)', () => {
         }),
       ),
     ]);
-    const send = jest.spyOn(runtimeClient, 'send');
+    let together = 0;
+    const watch = watchQueries(async (command, real) => {
+      // This GET's access-state request is already out when its Query is sent: neither waits
+      // for the other's answer.
+      if (watch.others.length === watch.queries.length) together += 1;
+      return real(command);
+    });
     try {
       expect((await get('transaction', '150')).status).toBe(200);
-      expect(send).toHaveBeenCalledTimes(1);
+      expect([watch.queries.length, watch.others.length]).toEqual([1, 1]);
+      expect(watch.others[0]).toBeInstanceOf(UpdateItemCommand);
       expect((await get('customer', '999999')).status).toBe(404);
-      expect(send).toHaveBeenCalledTimes(2);
+      expect([watch.queries.length, watch.others.length]).toEqual([2, 2]);
+      expect(together).toBe(2);
     } finally {
-      send.mockRestore();
+      watch.restore();
     }
   });
 
@@ -369,12 +399,12 @@ describe('corrupt stored records: a 500 that shows nothing of them', () => {
         Key: { pk: 'TXN#177', sk: `LINE#${v}#0000000000000002` },
       }),
     );
-    const send = jest.spyOn(runtimeClient, 'send');
+    const watch = watchQueries();
     try {
       await expectInternal('transaction', '177');
-      expect(send).toHaveBeenCalledTimes(3);
+      expect(watch.queries).toHaveLength(3);
     } finally {
-      send.mockRestore();
+      watch.restore();
     }
   });
 
@@ -385,18 +415,15 @@ describe('corrupt stored records: a 500 that shows nothing of them', () => {
         transaction({ id: 179, transaction_currencies: [1, 2, 3].map(currencyLine) }),
       ),
     ]);
-    const real = runtimeClient.send.bind(runtimeClient) as (
-      c: unknown,
-    ) => Promise<{ Items: { sk: { S: string } }[] }>;
-    const send = jest.spyOn(runtimeClient, 'send');
     // What DynamoDB may answer while an import writes: the new head, one child not yet seen.
-    send.mockImplementationOnce((async (command: unknown) => {
-      const answer = await real(command);
+    const watch = watchQueries(async (command, real, n) => {
+      const answer = (await real(command)) as { Items: { sk: { S: string } }[] };
+      if (n > 1) return answer;
       return {
         ...answer,
         Items: answer.Items.filter((item) => !item.sk.S.endsWith('#0000000000000002')),
       };
-    }) as never);
+    });
     try {
       const r = await get('transaction', '179');
       expect(r.status).toBe(200);
@@ -405,25 +432,18 @@ describe('corrupt stored records: a 500 that shows nothing of them', () => {
         2n,
         3n,
       ]);
-      expect(send).toHaveBeenCalledTimes(2);
-      expect(
-        (send.mock.calls[1]![0] as unknown as { input: { ConsistentRead?: boolean } }).input
-          .ConsistentRead,
-      ).toBe(true);
+      expect(watch.queries).toHaveLength(2);
+      expect(watch.queries[1]!.input.ConsistentRead).toBe(true);
     } finally {
-      send.mockRestore();
+      watch.restore();
     }
   });
 
   test('a record replaced under the reader at every read: a 503 after four reads', async () => {
-    const real = runtimeClient.send.bind(runtimeClient) as (
-      c: unknown,
-    ) => Promise<{ Items: Record<string, { S?: string }>[] }>;
-    const send = jest.spyOn(runtimeClient, 'send');
     let reads = 0;
     // Each answer: a newer head than the last, whose children the Query did not see yet.
-    send.mockImplementation((async (command: unknown) => {
-      const answer = await real(command);
+    const watch = watchQueries(async (command, real) => {
+      const answer = (await real(command)) as { Items: Record<string, { S?: string }>[] };
       reads += 1;
       return {
         ...answer,
@@ -431,14 +451,14 @@ describe('corrupt stored records: a 500 that shows nothing of them', () => {
           item.sk?.S === 'TXN' ? { ...item, v: { S: `z${reads}` } } : item,
         ),
       };
-    }) as never);
+    });
     try {
       const r = await get('transaction', '179');
       expect(r.status).toBe(503);
       expect(r.json).toEqual({ message: 'Service unavailable', data: null });
       expect(reads).toBe(4);
     } finally {
-      send.mockRestore();
+      watch.restore();
     }
   });
 

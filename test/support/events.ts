@@ -2,10 +2,22 @@
 import type { Context } from 'aws-lambda';
 import type { ApiEvent } from '../../functions/shared/auth';
 
+/** An access token's claims as the authorizer passes them, issued now to a test user in customer-readers. */
+export function testClaims(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    token_use: 'access',
+    sub: 'test-user-sub',
+    username: 'test-user',
+    iat: String(Math.floor(Date.now() / 1000)),
+    'cognito:groups': '[customer-readers]',
+    ...overrides,
+  };
+}
+
 export function apiEvent(
   routeKey: string,
   pathParameters: Record<string, string>,
-  claims: Record<string, string> = { token_use: 'access', 'cognito:groups': '[customer-readers]' },
+  claims: Record<string, string> = testClaims(),
 ): ApiEvent {
   return {
     version: '2.0',

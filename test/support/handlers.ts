@@ -8,8 +8,17 @@ import { createTableClient } from '../../functions/sdk/table-client';
 import { lambdaCredentials } from '../../functions/sdk/lambda-credentials';
 import { loadConfig } from '../../functions/shared/config';
 import type { ApiHandler } from '../../functions/shared/http';
-import { createRuntime } from '../../functions/shared/runtime';
+import { createRuntime, type RuntimeOptions } from '../../functions/shared/runtime';
 import { TEST_CREDENTIALS } from './dynamodb';
+
+/**
+ * Read budgets for a test that reads many records, set as a stage sets them (SPEC 8): through
+ * the functions' environment, at the largest value allowed.
+ */
+export const MANY_READS = {
+  READ_BUDGET_CUSTOMERS: '100000',
+  READ_BUDGET_TRANSACTIONS: '100000',
+} as const;
 
 /** The environment a function would have, pointed at emulators; `extra` as Lambda would set it. */
 export function functionEnv(
@@ -33,6 +42,7 @@ export function testHandlers(
   endpoint: string,
   tableName: string,
   extra: Record<string, string> = {},
+  options: Pick<RuntimeOptions, 'audit' | 'now'> = {},
 ) {
   const env = functionEnv(endpoint, tableName, extra);
   const config = loadConfig(env);
@@ -41,7 +51,11 @@ export function testHandlers(
     endpoint: config.dynamoDbEndpoint,
     credentials: TEST_CREDENTIALS,
   });
-  const runtime = createRuntime(config, { client, credentials: lambdaCredentials(env) });
+  const runtime = createRuntime(config, {
+    ...options,
+    client,
+    credentials: lambdaCredentials(env),
+  });
   const handlers: { transaction: ApiHandler; customer: ApiHandler } = {
     transaction: createTransactionHandler(runtime),
     customer: createCustomerHandler(runtime),

@@ -5,7 +5,7 @@
  */
 import { parseExactJson } from '../../core/json';
 import { apiEvent, lambdaContext } from './events';
-import { testHandlers } from './handlers';
+import { MANY_READS, testHandlers } from './handlers';
 import { quietRequestLogs } from './logs';
 
 export type Entity = 'transaction' | 'customer';
@@ -13,7 +13,7 @@ export type Entity = 'transaction' | 'customer';
 export async function startReaders(endpoint: string, tableName: string) {
   // Thousands of GETs: their request log lines are not what these tests check.
   quietRequestLogs();
-  const { client, ...handlers } = testHandlers(endpoint, tableName);
+  const { client, ...handlers } = testHandlers(endpoint, tableName, MANY_READS);
   const counts = { unavailable: 0 };
   const get = async (entity: Entity, id: number) => {
     const param = entity === 'transaction' ? 'transaction_id' : 'customer_id';
