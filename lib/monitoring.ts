@@ -27,6 +27,14 @@ import type { Route } from './routes';
 export const TABLE_OPERATIONS = ['Query', 'PutItem', 'BatchWriteItem'] as const;
 
 /**
+ * What an X-Ray trace holds, for the alarm descriptions that point to traces: HTTP APIs send no
+ * traces to X-Ray and nothing in the bundles instruments the AWS SDK.
+ */
+export const TRACES =
+  "X-Ray traces hold Lambda's segments only (initialization, invocation, overhead): they tell " +
+  'a cold start from a slow invocation, but show no API Gateway segment and no DynamoDB call.';
+
+/**
  * Alarm thresholds (SPEC 7), each with the reason it is where it is. docs/operations.md lists
  * them for the people who receive the alarms; the figures come from bench/RESULTS.md.
  */
@@ -196,8 +204,8 @@ export class Monitoring extends Construct {
               `${label}: the slowest 1 % of answers took over ${t.routeP99.toSeconds()} s for ` +
               `${t.routeP99Periods * 5} minutes (budget derived from bench/RESULTS.md, see ` +
               'docs/operations.md). First look: the dashboard, is it IntegrationLatency (the ' +
-              `function) or API Gateway; then ${route.id}'s Duration and DynamoDB throttles, and ` +
-              'X-Ray traces of slow requests.',
+              `function) or API Gateway; then ${route.id}'s Duration and DynamoDB throttles. ` +
+              TRACES,
           },
         },
       });
@@ -236,8 +244,8 @@ export class Monitoring extends Construct {
             alarmDescriptionOverride:
               `An invocation of ${route.id} ran over ${t.durationNearTimeout.toSeconds()} s of ` +
               `its ${ApiFunction.TIMEOUT.toSeconds()} s timeout; past it callers get a bare 500. ` +
-              'First look: X-Ray traces of ' +
-              'the slow requests (DynamoDB call or S3 presigning), then DynamoDB latency.',
+              `First look: ${route.id}'s log group (platform.report durations, its own lines' ` +
+              `latencyMs), then DynamoDB's latency on the dashboard. ${TRACES}`,
           },
         },
       });

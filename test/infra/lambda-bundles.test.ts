@@ -155,6 +155,17 @@ describe('what is in the bundles', () => {
     },
   );
 
+  // docs/operations.md says a trace has no DynamoDB subsegment: true while nothing instruments
+  // the SDK. Adding a tracer fails here, and the docs and alarm descriptions must change with it.
+  test.each(routes.map((r) => r.id))('%s: nothing instruments the AWS SDK for X-Ray', (route) => {
+    const inputs = Object.keys(bundles.get(route)!.metafile.inputs);
+    expect(
+      inputs.filter((i) => /aws-xray-sdk|@aws-lambda-powertools\/tracer|opentelemetry/.test(i)),
+    ).toEqual([]);
+    const code = readFileSync(bundles.get(route)!.file, 'utf8');
+    expect(code).not.toMatch(/captureAWSv3Client|AWSXRay/);
+  });
+
   test('the same build without the alias has the chain (the check above can fail)', () => {
     const inputs = Object.keys(bundles.get(STOCK_BUNDLE)!.metafile.inputs);
     expect(inputs.filter((i) => CHAIN.test(i)).length).toBeGreaterThan(5);

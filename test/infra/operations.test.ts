@@ -3,10 +3,13 @@
  * retention, the alarms and their topic, the dashboard, tracing and the logs that follow a
  * request. Thresholds are checked against lib/monitoring.ts THRESHOLDS, whose reasons are there.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createApp } from '../../lib/app';
-import { TABLE_OPERATIONS, THRESHOLDS } from '../../lib/monitoring';
+import { TABLE_OPERATIONS, THRESHOLDS, TRACES } from '../../lib/monitoring';
 import { routes } from '../../lib/routes';
 import { SettingsError } from '../../lib/settings';
+import { PROJECT_ROOT } from '../../lib/stack';
 import { makeStage } from '../../lib/stage';
 import {
   CDK_JSON_CONTEXT,
@@ -418,4 +421,55 @@ describe.each([
       }
     }
   });
+});
+
+/**
+ * Issue 17: traces as they are. HTTP APIs send no traces to X-Ray and nothing in the bundles
+ * instruments the SDK (lambda-bundles.test.ts), so a trace holds Lambda's segments only; the
+ * alarm descriptions and docs/operations.md say so and promise nothing more.
+ */
+describe.each([
+  ['default stage', () => prod],
+  ['disposable dev stage', () => dev],
+])('what a trace holds, %s', (_name, get) => {
+  test('the API is an HTTP API (no X-Ray tracing in API Gateway): no REST API or stage to trace', () => {
+    const json = get().json;
+    const [, api] = onlyResource(json, 'AWS::ApiGatewayV2::Api');
+    expect(api.Properties!.ProtocolType).toBe('HTTP');
+    expect(
+      Object.values(json.Resources).filter((r) => r.Type.startsWith('AWS::ApiGateway::')),
+    ).toEqual([]);
+  });
+
+  test('every alarm description that points to traces says what they hold, and promises no DynamoDB or API Gateway segment', () => {
+    const alarms = resourcesOf(get().json, 'AWS::CloudWatch::Alarm').map(([, r]) => r.Properties!);
+    const pointing = alarms.filter((a) => /X-Ray|trace/i.test(a.AlarmDescription as string));
+    expect(pointing.length).toBeGreaterThanOrEqual(routes.length);
+    for (const alarm of pointing) {
+      expect([alarm.AlarmName, (alarm.AlarmDescription as string).includes(TRACES)]).toEqual([
+        alarm.AlarmName,
+        true,
+      ]);
+      expect(alarm.AlarmDescription).not.toMatch(/traces of/i);
+    }
+  });
+});
+
+test('docs/operations.md says what a trace holds, and not that it follows API Gateway or the DynamoDB call', () => {
+  const docs = readFileSync(join(PROJECT_ROOT, 'docs/operations.md'), 'utf8');
+  const section = docs.slice(
+    docs.indexOf('### Following a request'),
+    docs.indexOf('```', docs.indexOf('### Following a request')),
+  );
+  const prose = section.replace(/\s+/g, ' ');
+  for (const said of [
+    "It holds Lambda's segments only",
+    '`Initialization` (on a cold start), `Invocation` and `Overhead`',
+    'It has no API Gateway segment (HTTP APIs do not send traces to X-Ray',
+    'no DynamoDB subsegment (nothing in the bundles instruments the AWS SDK',
+  ])
+    expect([said, prose.includes(said)]).toEqual([said, true]);
+  expect(prose).not.toMatch(/trace per request: API Gateway|its DynamoDB call/);
+  // The alarm table's first looks promise no more than the section does.
+  expect(docs).not.toMatch(/X-Ray traces of/);
 });
