@@ -112,7 +112,9 @@ export class ApiFunction extends NodejsFunction {
       loggingFormat: LoggingFormat.JSON,
       applicationLogLevelV2: ApplicationLogLevel.INFO,
       systemLogLevelV2: SystemLogLevel.INFO,
-      // X-Ray: a trace per request through API Gateway, Lambda and the DynamoDB call.
+      // X-Ray: a trace per invocation with Lambda's segments only (init, invocation, overhead).
+      // HTTP APIs send no traces and nothing instruments the SDK: no API Gateway segment, no
+      // DynamoDB subsegment (docs/operations.md, "Following a request").
       tracing: Tracing.ACTIVE,
       environment: props.environment,
       bundling: BUNDLING,

@@ -1,6 +1,7 @@
 import { Duration, Validations } from 'aws-cdk-lib';
 import {
   AccountRecovery,
+  CfnUserPoolRiskConfigurationAttachment,
   FeaturePlan,
   Mfa,
   StandardThreatProtectionMode,
@@ -55,7 +56,7 @@ export class Identity extends Construct {
       mfa: Mfa.OPTIONAL,
       mfaSecondFactor: { otp: true, sms: false },
       accountRecovery: AccountRecovery.EMAIL_ONLY,
-      // Plus: compromised-credential checks and adaptive authentication block risky sign-ins.
+      // Plus: compromised-credential checks and adaptive authentication (RiskConfiguration below).
       // Staff pools are small, so the per-user price is negligible next to the data at stake.
       featurePlan: FeaturePlan.PLUS,
       standardThreatProtectionMode: StandardThreatProtectionMode.FULL_FUNCTION,
@@ -67,9 +68,12 @@ export class Identity extends Construct {
       reason:
         'MFA is OPTIONAL by product decision: staff are created by an administrator and get ' +
         'tokens with the documented CLI flow (initiate-auth USER_PASSWORD_AUTH), which cannot ' +
-        'complete a forced TOTP enrolment. TOTP is enabled for every user to enrol, and Plus ' +
-        'threat protection (FULL_FUNCTION) blocks sign-ins with compromised credentials and ' +
-        'challenges risky sign-ins of enrolled users.',
+        'complete a forced TOTP enrolment. TOTP is enabled for every user to enrol. Plus ' +
+        'threat protection (FULL_FUNCTION) is configured for all app clients ' +
+        '(Identity/RiskConfiguration): compromised credentials are blocked at sign-in, ' +
+        'password change and sign-up; account takeover risk low is allowed, medium gets an ' +
+        'MFA challenge if the user has TOTP (allowed otherwise), high is blocked; no ' +
+        'notification e-mails.',
     });
 
     this.client = this.userPool.addClient('ApiClient', {
@@ -88,6 +92,24 @@ export class Identity extends Construct {
     this.customerReaders = this.userPool.addGroup('CustomerReaders', {
       groupName: CUSTOMER_READERS_GROUP,
       description: 'May read customer records (GET /customers/{customer_id})',
+    });
+
+    // Threat protection as configured, not Cognito's defaults: the COG2 acknowledgement above
+    // relies on it. No action notifies: notification e-mails would need an SES identity.
+    new CfnUserPoolRiskConfigurationAttachment(this, 'RiskConfiguration', {
+      userPoolId: this.userPool.userPoolId,
+      clientId: 'ALL',
+      compromisedCredentialsRiskConfiguration: {
+        eventFilter: ['SIGN_IN', 'PASSWORD_CHANGE', 'SIGN_UP'],
+        actions: { eventAction: 'BLOCK' },
+      },
+      accountTakeoverRiskConfiguration: {
+        actions: {
+          lowAction: { eventAction: 'NO_ACTION', notify: false },
+          mediumAction: { eventAction: 'MFA_IF_CONFIGURED', notify: false },
+          highAction: { eventAction: 'BLOCK', notify: false },
+        },
+      },
     });
   }
 }

@@ -1,6 +1,6 @@
 import { Aws, Duration } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { ComparisonOperator, MathExpression, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
@@ -19,6 +19,20 @@ import { Construct } from 'constructs';
 import { removalPolicyFor } from './stage';
 import { ApiFunction } from './api-function';
 import type { Route } from './routes';
+
+/**
+ * The DynamoDB operations this stack performs on its table: the functions Query
+ * (functions/shared/table.ts); the import Queries, Puts and BatchWrites (import/writer.ts).
+ */
+export const TABLE_OPERATIONS = ['Query', 'PutItem', 'BatchWriteItem'] as const;
+
+/**
+ * What an X-Ray trace holds, for the alarm descriptions that point to traces: HTTP APIs send no
+ * traces to X-Ray and nothing in the bundles instruments the AWS SDK.
+ */
+export const TRACES =
+  "X-Ray traces hold Lambda's segments only (initialization, invocation, overhead): they tell " +
+  'a cold start from a slow invocation, but show no API Gateway segment and no DynamoDB call.';
 
 /**
  * Alarm thresholds (SPEC 7), each with the reason it is where it is. docs/operations.md lists
@@ -190,8 +204,8 @@ export class Monitoring extends Construct {
               `${label}: the slowest 1 % of answers took over ${t.routeP99.toSeconds()} s for ` +
               `${t.routeP99Periods * 5} minutes (budget derived from bench/RESULTS.md, see ` +
               'docs/operations.md). First look: the dashboard, is it IntegrationLatency (the ' +
-              `function) or API Gateway; then ${route.id}'s Duration and DynamoDB throttles, and ` +
-              'X-Ray traces of slow requests.',
+              `function) or API Gateway; then ${route.id}'s Duration and DynamoDB throttles. ` +
+              TRACES,
           },
         },
       });
@@ -230,8 +244,8 @@ export class Monitoring extends Construct {
             alarmDescriptionOverride:
               `An invocation of ${route.id} ran over ${t.durationNearTimeout.toSeconds()} s of ` +
               `its ${ApiFunction.TIMEOUT.toSeconds()} s timeout; past it callers get a bare 500. ` +
-              'First look: X-Ray traces of ' +
-              'the slow requests (DynamoDB call or S3 presigning), then DynamoDB latency.',
+              `First look: ${route.id}'s log group (platform.report durations, its own lines' ` +
+              `latencyMs), then DynamoDB's latency on the dashboard. ${TRACES}`,
           },
         },
       });
@@ -252,17 +266,55 @@ export class Monitoring extends Construct {
             'reading at the same time) and the 401/403 graph (someone scripting the API).',
         },
       },
-      addSystemErrorCountAlarm: {
-        Critical: {
-          maxErrorCount: t.dynamoSystemErrorsAbove,
-          ...alarm,
-          ...notBreaching,
-          alarmDescriptionOverride:
-            'DynamoDB answered requests to the table with internal (5xx) errors. The functions ' +
-            'retry, then answer 503. First look: the AWS Health Dashboard for DynamoDB in this ' +
-            "region, then the routes' 5xx graphs to see whether callers are affected.",
+    });
+
+    // DynamoDB system errors: the table's own alarm, not monitorDynamoTable's, which adds nine
+    // per-operation SystemErrors series with a bare `+`. DynamoDB publishes an operation's series
+    // only once it has had an error, and this stack performs three of the nine: each term is
+    // FILLed with 0, so that errors of any one operation alone make a datapoint to alarm on.
+    const systemErrors = new MathExpression({
+      expression: TABLE_OPERATIONS.map((op) => `FILL(systemError${op},0)`).join('+'),
+      usingMetrics: Object.fromEntries(
+        TABLE_OPERATIONS.map((op) => [
+          `systemError${op}`,
+          props.table.metric('SystemErrors', {
+            dimensionsMap: { TableName: props.table.tableName, Operation: op },
+            statistic: 'Sum',
+            period: t.period,
+          }),
+        ]),
+      ),
+      label: 'System errors',
+      period: t.period,
+    });
+    this.facade.monitorCustom({
+      alarmFriendlyName: 'Table',
+      humanReadableName: `DynamoDB system errors (${TABLE_OPERATIONS.join(', ')})`,
+      metricGroups: [
+        {
+          title: 'System errors',
+          metrics: [
+            {
+              metric: systemErrors,
+              alarmFriendlyName: 'SystemErrors',
+              addAlarm: {
+                Critical: {
+                  threshold: t.dynamoSystemErrorsAbove,
+                  comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+                  ...alarm,
+                  ...notBreaching,
+                  alarmDescriptionOverride:
+                    'DynamoDB answered requests to the table with internal (5xx) errors (' +
+                    TABLE_OPERATIONS.join(', ') +
+                    ": the functions' reads, the import's writes). The functions retry, then " +
+                    'answer 503. First look: the AWS Health Dashboard for DynamoDB in this ' +
+                    "region, then the routes' 5xx graphs to see whether callers are affected.",
+                },
+              },
+            },
+          ],
         },
-      },
+      ],
     });
 
     // Metrics AWS does not publish, from the logs.

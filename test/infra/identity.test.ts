@@ -1,4 +1,5 @@
-/** The Cognito user pool, its one app client and the customer-readers group. */
+/** The Cognito user pool, its one app client, the customer-readers group and its threat protection. */
+import { Validations } from 'aws-cdk-lib';
 import { onlyResource, synthesize, type Synthesized } from './synth';
 
 let s: Synthesized;
@@ -64,4 +65,41 @@ test('the customer-readers group exists in the pool', () => {
     GroupName: 'customer-readers',
     UserPoolId: { Ref: s.logicalId(s.stack.identity.userPool) },
   });
+});
+
+/** Issue 17: threat protection as claimed in the COG2 acknowledgement, not Cognito's defaults. */
+test('threat protection is configured: compromised credentials blocked, account takeover by risk level, no e-mails', () => {
+  const [, attachment] = onlyResource(s.json, 'AWS::Cognito::UserPoolRiskConfigurationAttachment');
+  expect(attachment.Properties).toEqual({
+    UserPoolId: { Ref: s.logicalId(s.stack.identity.userPool) },
+    ClientId: 'ALL',
+    CompromisedCredentialsRiskConfiguration: {
+      EventFilter: ['SIGN_IN', 'PASSWORD_CHANGE', 'SIGN_UP'],
+      Actions: { EventAction: 'BLOCK' },
+    },
+    // No NotifyConfiguration: notifying would need an SES identity.
+    AccountTakeoverRiskConfiguration: {
+      Actions: {
+        LowAction: { EventAction: 'NO_ACTION', Notify: false },
+        MediumAction: { EventAction: 'MFA_IF_CONFIGURED', Notify: false },
+        HighAction: { EventAction: 'BLOCK', Notify: false },
+      },
+    },
+  });
+});
+
+test('the COG2 acknowledgement says what is configured, and only that', () => {
+  const acknowledged = s.stack.identity.userPool.node.metadata
+    .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+    .map((m) => m.data as Record<string, string>);
+  const reason = Object.entries(Object.assign({}, ...acknowledged) as Record<string, string>).find(
+    ([id]) => id.endsWith('AwsSolutions-COG2'),
+  )?.[1];
+  expect(reason).toContain(
+    'compromised credentials are blocked at sign-in, password change and sign-up; account ' +
+      'takeover risk low is allowed, medium gets an MFA challenge if the user has TOTP (allowed ' +
+      'otherwise), high is blocked; no notification e-mails.',
+  );
+  // The earlier wording promised a challenge for every risky sign-in of enrolled users.
+  expect(reason).not.toMatch(/challenges risky sign-ins/);
 });

@@ -3,10 +3,13 @@
  * retention, the alarms and their topic, the dashboard, tracing and the logs that follow a
  * request. Thresholds are checked against lib/monitoring.ts THRESHOLDS, whose reasons are there.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createApp } from '../../lib/app';
-import { THRESHOLDS } from '../../lib/monitoring';
+import { TABLE_OPERATIONS, THRESHOLDS, TRACES } from '../../lib/monitoring';
 import { routes } from '../../lib/routes';
 import { SettingsError } from '../../lib/settings';
+import { PROJECT_ROOT } from '../../lib/stack';
 import { makeStage } from '../../lib/stage';
 import {
   CDK_JSON_CONTEXT,
@@ -342,4 +345,131 @@ test('alarmEmail subscribes the address to the topic; without it there is no sub
     expect.objectContaining({ Protocol: 'email', Endpoint: 'ops@example.com' }),
   ]);
   expect(Object.keys(dev.json.Outputs ?? {})).toContain('AlarmTopicArn');
+});
+
+/**
+ * Issue 17: math alarms that can fire when one of their series has a datapoint and the others
+ * have none. DynamoDB publishes SystemErrors for an operation only once it has had an error, so
+ * at a given timestamp most per-operation series are empty. This evaluates an alarm's expression
+ * at one timestamp the strict way (a bare series without a datapoint there makes `+` give none;
+ * FILL(x, 0) gives 0), so an expression that relies on CloudWatch treating gaps as 0 fails here.
+ * Only the forms the stack uses are understood; anything else fails and needs adding.
+ */
+function evaluateAt(expression: string, datapoints: Record<string, number>): number | undefined {
+  let sum = 0;
+  for (const term of expression.split('+').map((t) => t.trim())) {
+    const filled = /^FILL\((\w+),\s*0\)$/.exec(term);
+    if (filled) sum += datapoints[filled[1]!] ?? 0;
+    else if (/^\w+$/.test(term)) {
+      const value = datapoints[term];
+      if (value === undefined) return undefined;
+      sum += value;
+    } else throw new Error(`evaluateAt does not understand ${term} in ${expression}`);
+  }
+  return sum;
+}
+
+test('the strict evaluation: a bare sum gives no datapoint where one series has none', () => {
+  expect(evaluateAt('a+b', { a: 2 })).toBeUndefined();
+  expect(evaluateAt('FILL(a,0)+FILL(b,0)', { a: 2 })).toBe(2);
+  expect(() => evaluateAt('SUM(METRICS())', {})).toThrow(/does not understand/);
+});
+
+describe.each([
+  ['default stage', () => prod],
+  ['disposable dev stage', () => dev],
+])('math alarms fire on one series alone, %s', (_name, get) => {
+  const mathAlarms = () =>
+    resourcesOf(get().json, 'AWS::CloudWatch::Alarm')
+      .map(([, r]) => r.Properties!)
+      .filter((a) => (a.Metrics as Json[] | undefined)?.some((m) => m.Expression));
+
+  test('DynamoDB system errors: one term per operation the stack performs, each FILLed', () => {
+    const s = get();
+    const table = { Ref: s.logicalId(s.stack.data.table) };
+    const alarm = mathAlarms().find((a) =>
+      (a.Metrics as Json[]).some((m) => m.MetricStat?.Metric.MetricName === 'SystemErrors'),
+    )!;
+    const series = (alarm.Metrics as Json[]).filter((m) => m.MetricStat);
+    expect(series.map((m) => m.MetricStat.Metric.Dimensions)).toEqual(
+      TABLE_OPERATIONS.map((op) => [
+        { Name: 'Operation', Value: op },
+        { Name: 'TableName', Value: table },
+      ]),
+    );
+    for (const m of series) expect(m.MetricStat).toMatchObject({ Stat: 'Sum', Period: 300 });
+    const [expression] = (alarm.Metrics as Json[]).filter((m) => m.Expression);
+    expect(expression.ReturnData).not.toBe(false);
+    // Errors of any one operation alone cross the threshold; no errors anywhere stay under it.
+    for (const m of series) {
+      const value = evaluateAt(expression.Expression, { [m.Id]: 1 });
+      expect([m.Id, value! > alarm.Threshold]).toEqual([m.Id, true]);
+    }
+    expect(evaluateAt(expression.Expression, {})).toBe(0);
+    expect(alarm.ComparisonOperator).toBe('GreaterThanThreshold');
+    expect(alarm.Threshold).toBe(THRESHOLDS.dynamoSystemErrorsAbove);
+  });
+
+  test('every math alarm in the stack has a datapoint when only one of its series has one', () => {
+    const alarms = mathAlarms();
+    expect(alarms.length).toBeGreaterThanOrEqual(2);
+    for (const alarm of alarms) {
+      const [expression] = (alarm.Metrics as Json[]).filter((m) => m.ReturnData !== false);
+      for (const m of (alarm.Metrics as Json[]).filter((x) => x.MetricStat)) {
+        const value = evaluateAt(expression.Expression, { [m.Id]: 1 });
+        expect([alarm.AlarmName, m.Id, value]).toEqual([alarm.AlarmName, m.Id, 1]);
+      }
+    }
+  });
+});
+
+/**
+ * Issue 17: traces as they are. HTTP APIs send no traces to X-Ray and nothing in the bundles
+ * instruments the SDK (lambda-bundles.test.ts), so a trace holds Lambda's segments only; the
+ * alarm descriptions and docs/operations.md say so and promise nothing more.
+ */
+describe.each([
+  ['default stage', () => prod],
+  ['disposable dev stage', () => dev],
+])('what a trace holds, %s', (_name, get) => {
+  test('the API is an HTTP API (no X-Ray tracing in API Gateway): no REST API or stage to trace', () => {
+    const json = get().json;
+    const [, api] = onlyResource(json, 'AWS::ApiGatewayV2::Api');
+    expect(api.Properties!.ProtocolType).toBe('HTTP');
+    expect(
+      Object.values(json.Resources).filter((r) => r.Type.startsWith('AWS::ApiGateway::')),
+    ).toEqual([]);
+  });
+
+  test('every alarm description that points to traces says what they hold, and promises no DynamoDB or API Gateway segment', () => {
+    const alarms = resourcesOf(get().json, 'AWS::CloudWatch::Alarm').map(([, r]) => r.Properties!);
+    const pointing = alarms.filter((a) => /X-Ray|trace/i.test(a.AlarmDescription as string));
+    expect(pointing.length).toBeGreaterThanOrEqual(routes.length);
+    for (const alarm of pointing) {
+      expect([alarm.AlarmName, (alarm.AlarmDescription as string).includes(TRACES)]).toEqual([
+        alarm.AlarmName,
+        true,
+      ]);
+      expect(alarm.AlarmDescription).not.toMatch(/traces of/i);
+    }
+  });
+});
+
+test('docs/operations.md says what a trace holds, and not that it follows API Gateway or the DynamoDB call', () => {
+  const docs = readFileSync(join(PROJECT_ROOT, 'docs/operations.md'), 'utf8');
+  const section = docs.slice(
+    docs.indexOf('### Following a request'),
+    docs.indexOf('```', docs.indexOf('### Following a request')),
+  );
+  const prose = section.replace(/\s+/g, ' ');
+  for (const said of [
+    "It holds Lambda's segments only",
+    '`Initialization` (on a cold start), `Invocation` and `Overhead`',
+    'It has no API Gateway segment (HTTP APIs do not send traces to X-Ray',
+    'no DynamoDB subsegment (nothing in the bundles instruments the AWS SDK',
+  ])
+    expect([said, prose.includes(said)]).toEqual([said, true]);
+  expect(prose).not.toMatch(/trace per request: API Gateway|its DynamoDB call/);
+  // The alarm table's first looks promise no more than the section does.
+  expect(docs).not.toMatch(/X-Ray traces of/);
 });

@@ -2,8 +2,10 @@
  * The docs page as `npm run docs` writes it: one file that needs nothing else (Swagger UI and the
  * contract inlined, no script or style fetched), which says how to get a token.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { docsPage } from '../../local/docs';
-import { OPENAPI_FILE } from '../../local/gateway';
+import { OPENAPI_FILE, PROJECT_ROOT } from '../../local/gateway';
 import { loadOpenApi } from '../support/contract';
 
 test('the published page is self-contained: UI, styles and contract inlined, nothing fetched', async () => {
@@ -23,4 +25,40 @@ test('the local page loads the UI from the gateway and says how to get a demo to
   expect(html).toContain('<script src="/docs/swagger-ui-bundle.js"></script>');
   expect(html).toContain('npm run --silent token -- teller@example.com');
   expect(html).toContain('npm run --silent token -- compliance@example.com');
+});
+
+/**
+ * Issue 17: the page's introduction (openapi.yaml `info.description`, shown at the top of the
+ * page) is for callers: the envelope, authentication, SPEC 4's errors and SPEC 8's limits. How
+ * the contract is tuned for the tools belongs in docs/api.md.
+ */
+test("the page's introduction tells a caller the envelope, authentication, errors and limits, and nothing of the tools", async () => {
+  const html = await docsPage({ kind: 'published', openApiFile: OPENAPI_FILE });
+  const intro = (loadOpenApi().info as { description: string }).description;
+  // The page carries this very text.
+  expect(html).toContain(JSON.stringify(intro).replace(/</g, '\\u003c'));
+  const prose = intro.replace(/\s+/g, ' ');
+  for (const said of [
+    '**Envelope.**',
+    '`{ "message", "data" }`',
+    '**Authentication.**',
+    'Cognito **access token**',
+    '`Authorization: Bearer <token>`',
+    '`customer-readers`',
+    '**Errors.**',
+    '**Limits.**',
+    '60 customer reads and 300 transaction reads per 5 minutes',
+    '50 requests a second',
+  ])
+    expect([said, prose.includes(said)]).toEqual([said, true]);
+  // Every status of SPEC 4, each with what the caller gets.
+  for (const status of ['400', '401', '403', '404', '429', '500', '503'])
+    expect(prose).toMatch(new RegExp(`- \`${status}\` [^-]{20,}`));
+  expect(prose).toMatch(/`429` .*Retry-After/);
+  expect(prose).toMatch(/`503` .*Retry-After/);
+  expect(intro).not.toMatch(/Ajv|Redocly|Prism|openapi-typescript|sibling keywords/);
+  // ... which docs/api.md tells the maintainers instead.
+  const api = readFileSync(join(PROJECT_ROOT, 'docs/api.md'), 'utf8').replace(/\s+/g, ' ');
+  expect(api).toMatch(/Ajv.*Redocly.*Prism.*openapi-typescript/);
+  expect(api).toContain('no `$ref` with sibling keywords');
 });
