@@ -51,6 +51,8 @@ export class NotFoundError extends HttpError {
 
 /** The caller has used up their read budget for this route (SPEC 4, 8). */
 export class TooManyRequestsError extends HttpError {
+  override readonly name = 'TooManyRequestsError';
+
   constructor(retryAfterSeconds: number) {
     super(429, 'Too many requests', { 'Retry-After': String(retryAfterSeconds) });
   }
