@@ -10,7 +10,7 @@ import { ApiFunction, BUNDLING } from '../../lib/api-function';
 import { esbuildOptions } from '../../lib/esbuild-options';
 import { FILE_PREFIXES } from '../../lib/data';
 import { routes } from '../../lib/routes';
-import { PROJECT_ROOT } from '../../lib/stack';
+import { PROJECT_ROOT } from '../../lib/project-root';
 import { resourcesOf, synthesize, type CfnResource, type Json, type Synthesized } from './synth';
 
 let s: Synthesized;
