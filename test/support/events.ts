@@ -1,25 +1,19 @@
-/** API Gateway v2 events as the JWT authorizer hands them to a function: claims as strings. */
-import type { Context } from 'aws-lambda';
+/**
+ * The tests' defaults for local/api-event.ts: an access token of a customer reader, and a context
+ * with the deployed 10 s left.
+ */
 import type { ApiEvent } from '../../functions/shared/auth';
+import { buildApiEvent, buildLambdaContext } from '../../local/api-event';
 
 export function apiEvent(
   routeKey: string,
   pathParameters: Record<string, string>,
   claims: Record<string, string> = { token_use: 'access', 'cognito:groups': '[customer-readers]' },
 ): ApiEvent {
-  return {
-    version: '2.0',
-    routeKey,
-    rawPath: '/',
-    rawQueryString: '',
-    headers: {},
-    pathParameters,
-    isBase64Encoded: false,
-    requestContext: { authorizer: { jwt: { claims, scopes: null } }, requestId: 'test' },
-  } as unknown as ApiEvent;
+  return buildApiEvent({ routeKey, pathParameters, claims, requestId: 'test' });
 }
 
-export const lambdaContext = {
+export const lambdaContext = buildLambdaContext({
   awsRequestId: 'test-request',
   getRemainingTimeInMillis: () => 10_000,
-} as unknown as Context;
+});
