@@ -177,6 +177,51 @@ function functionEnv(
   };
 }
 
+/** The gateway in front of the handlers, which read the emulators' endpoints from process.env. */
+function startApiGateway(
+  options: LocalStackOptions,
+  emulators: Emulators,
+  names: { tableName: string; bucketName: string; env: Record<string, string | undefined> },
+): Promise<Gateway> {
+  const { cognito } = emulators;
+  return startGateway({
+    port: emulators.apiPort,
+    authorizer: {
+      issuer: cognito.issuer,
+      audience: [cognito.clientId],
+      jwksUri: cognito.jwksUri,
+    },
+    env: functionEnv(emulators, names, names.env),
+    ...(options.log ? { log: options.log } : {}),
+    ...(options.routes ? { routes: options.routes } : {}),
+    ...(options.loadHandler ? { loadHandler: options.loadHandler } : {}),
+  });
+}
+
+function localStateOf(
+  gateway: Gateway,
+  { dynamoDb, s3, cognito }: Emulators,
+  names: { tableName: string; bucketName: string; displayTimeZone: string },
+): LocalState {
+  return {
+    pid: process.pid,
+    startedAt: new Date().toISOString(),
+    apiUrl: gateway.url,
+    region: 'us-east-1',
+    tableName: names.tableName,
+    bucketName: names.bucketName,
+    dynamoDbEndpoint: dynamoDb.endpoint,
+    s3Endpoint: s3.endpoint,
+    displayTimeZone: names.displayTimeZone,
+    cognito: {
+      endpoint: cognito.endpoint,
+      userPoolId: cognito.userPoolId,
+      clientId: cognito.clientId,
+      issuer: cognito.issuer,
+    },
+  };
+}
+
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   if (!javaOnPath()) throw new Error(JAVA_REQUIRED); // before anything starts
   const dataDir = resolve(options.dataDir);
@@ -189,7 +234,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const stoppers: (() => Promise<void>)[] = [];
 
   try {
-    const emulators = await startEmulators(options, { dataDir, tableName, bucketName }, stoppers);
+    const names = { dataDir, tableName, bucketName, displayTimeZone, env };
+    const emulators = await startEmulators(options, names, stoppers);
     const { dynamoDb, cognito, s3 } = emulators;
     const seeded = await seedOnFirstStart(options, {
       dataDir,
@@ -198,37 +244,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       displayTimeZone,
     });
 
-    const gateway: Gateway = await startGateway({
-      port: emulators.apiPort,
-      authorizer: {
-        issuer: cognito.issuer,
-        audience: [cognito.clientId],
-        jwksUri: cognito.jwksUri,
-      },
-      env: functionEnv(emulators, { tableName, bucketName }, env),
-      ...(options.log ? { log: options.log } : {}),
-      ...(options.routes ? { routes: options.routes } : {}),
-      ...(options.loadHandler ? { loadHandler: options.loadHandler } : {}),
-    });
+    const gateway = await startApiGateway(options, emulators, names);
     stoppers.push(() => gateway.stop());
 
-    const state: LocalState = {
-      pid: process.pid,
-      startedAt: new Date().toISOString(),
-      apiUrl: gateway.url,
-      region: 'us-east-1',
-      tableName,
-      bucketName,
-      dynamoDbEndpoint: dynamoDb.endpoint,
-      s3Endpoint: s3.endpoint,
-      displayTimeZone,
-      cognito: {
-        endpoint: cognito.endpoint,
-        userPoolId: cognito.userPoolId,
-        clientId: cognito.clientId,
-        issuer: cognito.issuer,
-      },
-    };
+    const state = localStateOf(gateway, emulators, names);
     writeLocalState(dataDir, state);
     stoppers.push(async () => removeOwnLocalState(dataDir));
 
