@@ -8,8 +8,7 @@
  * event), gateway-lambda.ts (handlers, context, timeout), gateway-response.ts, gateway-logs.ts.
  */
 import { createServer, type Server } from 'node:http';
-import type { Route } from '../lib/routes';
-import { routes as deployedRoutes } from '../lib/routes';
+import { routes as deployedRoutes, type Route } from '../lib/routes';
 import { LOCAL_ACCOUNT_ID, LOCAL_API_ID, LOCAL_REGION } from './api-event';
 import { createAuthorizer, type AuthorizerOptions } from './gateway-authorizer';
 import { createFunctions, importHandler, type HandlerLoader } from './gateway-lambda';
