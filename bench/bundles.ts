@@ -19,6 +19,7 @@ import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { BUNDLING } from '../lib/api-function';
 import { esbuildOptions } from '../lib/esbuild-options';
 import { routes } from '../lib/routes';
+import { CDK_DEFAULT, REFERENCE, WITH_SOURCE_MAPS } from './bundle-names';
 
 export interface Bundle {
   /** `GetTransaction`, `GetCustomer`, `Reference`, `GetTransaction+maps` or `CdkDefault`. */
@@ -31,11 +32,6 @@ export interface Bundle {
   /** NODE_OPTIONS it runs with: the deployed ones, or what the variant stands for. */
   nodeOptions: string;
 }
-
-/** The reference: only DynamoDBDocumentClient and one QueryCommand (bench/reference.ts). */
-export const REFERENCE = 'Reference';
-export const WITH_SOURCE_MAPS = 'GetTransaction+maps';
-export const CDK_DEFAULT = 'CdkDefault';
 
 /** The stock floor's options: the production ones without what this project leaves out. */
 const { esbuildArgs: _alias, ...STOCK } = BUNDLING;

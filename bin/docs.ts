@@ -6,7 +6,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { docsPage } from '../local/docs';
-import { OPENAPI_FILE, PROJECT_ROOT } from '../local/gateway';
+import { PROJECT_ROOT } from '../lib/project-root';
+import { OPENAPI_FILE } from '../local/gateway';
 
 const out = resolve(process.argv[2] ?? resolve(PROJECT_ROOT, 'dist', 'api-docs.html'));
 const html = await docsPage({ kind: 'published', openApiFile: OPENAPI_FILE });

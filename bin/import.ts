@@ -2,16 +2,28 @@
  * `npm run import -- <file>` (SPEC 6): into the local stack's table, or into a deployed table
  * when TABLE_NAME is set (with AWS credentials and region from the environment).
  */
-import { readFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename } from 'node:path';
 import { createDocumentClient } from '../import/document-client';
 import { InvalidFileError, importFile } from '../import/importer';
-import type { LocalState } from '../local/stack';
+import {
+  incompleteState,
+  LocalStackNotRunning,
+  readLocalState,
+  type LocalState,
+} from '../local/state';
 
-const LOCAL_STATE = resolve(
-  process.env.LOCAL_DATA_DIR || resolve(import.meta.dirname, '..', '.local'),
-  'state.json',
-);
+/** The running local stack's, when TABLE_NAME names no deployed table. */
+function localState(): Partial<LocalState> {
+  try {
+    return readLocalState();
+  } catch (error) {
+    if (!(error instanceof LocalStackNotRunning)) throw error;
+    throw new Error(
+      'The local stack has not been started: run `npm start`, or set TABLE_NAME for a deployed table',
+      { cause: error },
+    );
+  }
+}
 
 function target(): {
   tableName: string;
@@ -30,16 +42,8 @@ function target(): {
       where: `table ${process.env.TABLE_NAME}`,
     };
   }
-  let state: Partial<LocalState>;
-  try {
-    state = JSON.parse(readFileSync(LOCAL_STATE, 'utf8'));
-  } catch {
-    throw new Error(
-      'The local stack has not been started: run `npm start`, or set TABLE_NAME for a deployed table',
-    );
-  }
-  if (!state.tableName || !state.dynamoDbEndpoint)
-    throw new Error(`${LOCAL_STATE} is incomplete: restart \`npm start\``);
+  const state = localState();
+  if (!state.tableName || !state.dynamoDbEndpoint) throw incompleteState();
   return {
     tableName: state.tableName,
     client: createDocumentClient({

@@ -12,13 +12,12 @@
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { join, relative, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { BUNDLING } from '../lib/api-function';
+import { PROJECT_ROOT as ROOT } from '../lib/project-root';
 import { esbuildOptions } from '../lib/esbuild-options';
 import { routes } from '../lib/routes';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The bundle and its map for a route, built as `cdk synth` builds the bundle. */
 export async function rebuild(routeId: string): Promise<{ code: string; map: SourceMap }> {

@@ -2,12 +2,8 @@
  * `npm run --silent token -- <username>`: prints only an access token of a local demo user, from
  * the running local stack (`npm start`). Errors go to stderr with a non-zero exit status.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { DEMO_PASSWORD, DEMO_USERS, cognitoClient, signIn } from '../local/cognito';
-
-const dataDir = resolve(process.env.LOCAL_DATA_DIR || resolve(import.meta.dirname, '..', '.local'));
-const stateFile = resolve(dataDir, 'state.json');
+import { incompleteState, readLocalState, type LocalState } from '../local/state';
 const known = DEMO_USERS.map((u) => u.username).join(', ');
 
 function fail(message: string, status = 1): never {
@@ -21,15 +17,15 @@ if (args.length !== 1 || !args[0] || args[0].startsWith('-')) {
 }
 const username = args[0];
 
-let state: { cognito?: { endpoint?: string; clientId?: string } };
+let state: Partial<LocalState>;
 try {
-  state = JSON.parse(readFileSync(stateFile, 'utf8'));
-} catch {
-  fail(`the local stack is not running (no ${stateFile}): start it with \`npm start\``);
+  state = readLocalState();
+} catch (error) {
+  fail((error as Error).message);
 }
 const endpoint = state.cognito?.endpoint;
 const clientId = state.cognito?.clientId;
-if (!endpoint || !clientId) fail(`${stateFile} is incomplete: restart \`npm start\``);
+if (!endpoint || !clientId) fail(incompleteState().message);
 
 const client = cognitoClient(endpoint);
 try {

@@ -2,18 +2,15 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { fileURLToPath } from 'node:url';
 import { Api } from './api';
 import { AuditTrail } from './audit';
 import { Data } from './data';
 import { Identity } from './identity';
 import { Monitoring } from './monitoring';
+import { PROJECT_ROOT } from './project-root';
 import { routes as defaultRoutes, type Route } from './routes';
 import { DEFAULT_SETTINGS, validateSettings, type Settings } from './settings';
 import { DEFAULT_STAGE, removalPolicyFor, type Stage } from './stage';
-
-/** The repository root, where handler entries and package-lock.json live. */
-export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 
 export interface ReadApiStackProps extends StackProps {
   readonly settings?: Settings;

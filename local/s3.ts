@@ -6,16 +6,16 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { PROJECT_ROOT } from '../lib/project-root';
 import { LOCALHOST } from './net';
 import { isPresigned, verifyPresigned } from './sigv4';
 
 export const DEFAULT_BUCKET_NAME = 'currency-exchange-files';
 /** s3rver's built-in account. */
 export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
-export const DEMO_IMAGE_FILE = fileURLToPath(new URL('./demo-signature.png', import.meta.url));
+export const DEMO_IMAGE_FILE = join(PROJECT_ROOT, 'local', 'demo-signature.png');
 /** Object keys of the demo files referenced by local/demo-data.jsonl. */
 export const DEMO_OBJECT_KEYS = [
   'signatures/demo-signature.png',

@@ -2,19 +2,19 @@
  * The whole stack on this machine: DynamoDB Local, a local Cognito user pool, a local S3 and the
  * API gateway in front of the deployed handlers, with demo data and users on first start.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../lib/project-root';
 import type { Route } from '../lib/routes';
 import { startCognito, type LocalCognito, type TokenKind } from './cognito';
 import { JAVA_REQUIRED, javaOnPath, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
 import { startGateway, type Gateway, type HandlerLoader } from './gateway';
 import { choosePort } from './net';
 import { DEFAULT_BUCKET_NAME, S3RVER_CREDENTIALS, startS3, type LocalS3 } from './s3';
+import { assertNotRunning, removeOwnLocalState, writeLocalState, type LocalState } from './state';
 
 export const DEFAULT_TABLE_NAME = 'currency-exchange';
-export const DEMO_DATA_FILE = fileURLToPath(new URL('./demo-data.jsonl', import.meta.url));
-export const STATE_FILE = 'state.json';
+export const DEMO_DATA_FILE = join(PROJECT_ROOT, 'local', 'demo-data.jsonl');
 const SEED_MARKER = 'seeded.json';
 
 export interface LocalStackOptions {
@@ -57,46 +57,6 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
-/** What `npm run token` and `npm run import` need to find a running stack. */
-export interface LocalState {
-  pid: number;
-  startedAt: string;
-  apiUrl: string;
-  region: string;
-  tableName: string;
-  bucketName: string;
-  dynamoDbEndpoint: string;
-  s3Endpoint: string;
-  /** The zone the functions show times in, and so the zone a local import reads them in. */
-  displayTimeZone: string;
-  cognito: { endpoint: string; userPoolId: string; clientId: string; issuer: string };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Refuses a second stack on the same data (two writers would corrupt it). */
-function assertNotRunning(stateFile: string): void {
-  if (!existsSync(stateFile)) return;
-  try {
-    const state = JSON.parse(readFileSync(stateFile, 'utf8')) as Partial<LocalState>;
-    if (typeof state.pid === 'number' && state.pid !== process.pid && isAlive(state.pid)) {
-      throw new Error(
-        `A local stack is already running (pid ${state.pid}, API ${state.apiUrl}) with the data in ${resolve(stateFile, '..')}`,
-      );
-    }
-  } catch (error) {
-    if (error instanceof SyntaxError) return; // a torn file from a crash: not running
-    throw error;
-  }
-}
-
 /** Stops in reverse order of start. */
 async function stopAll(stoppers: (() => Promise<void>)[]): Promise<void> {
   const errors: unknown[] = [];
@@ -110,12 +70,163 @@ async function stopAll(stoppers: (() => Promise<void>)[]): Promise<void> {
   if (errors.length) throw errors[0];
 }
 
+interface Emulators {
+  dynamoDb: DynamoDbLocal;
+  cognito: LocalCognito;
+  s3: LocalS3;
+  apiPort: number;
+}
+
+/** The three emulators side by side (DynamoDB Local, a JVM, is the slow one); each one started is on `stoppers`. */
+async function startEmulators(
+  options: LocalStackOptions,
+  names: { dataDir: string; tableName: string; bucketName: string },
+  stoppers: (() => Promise<void>)[],
+): Promise<Emulators> {
+  const { dataDir, tableName, bucketName } = names;
+  const [dynamoDbPort, cognitoPort, s3Port, apiPort] = [
+    await choosePort(options.ports?.dynamoDb, 'DynamoDB Local'),
+    await choosePort(options.ports?.cognito, 'the local Cognito'),
+    await choosePort(options.ports?.s3, 'the local S3'),
+    await choosePort(options.port, 'the API'),
+  ];
+  const started = await Promise.allSettled([
+    startDynamoDbLocal({
+      port: dynamoDbPort,
+      tableName,
+      ...(options.inMemory ? {} : { dbPath: join(dataDir, 'dynamodb') }),
+    }),
+    startCognito({ port: cognitoPort, dataDir: join(dataDir, 'cognito') }),
+    startS3({ port: s3Port, dataDir: join(dataDir, 's3'), bucketName }),
+  ]);
+  for (const result of started)
+    if (result.status === 'fulfilled') stoppers.push(() => result.value.stop());
+  const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  const [dynamoDb, cognito, s3] = started.map(
+    (r) => (r as PromiseFulfilledResult<unknown>).value,
+  ) as [DynamoDbLocal, LocalCognito, LocalS3];
+  return { dynamoDb, cognito, s3, apiPort };
+}
+
+/** Demo data on first start: no marker yet, or a table this start had to create. */
+async function seedOnFirstStart(
+  options: LocalStackOptions,
+  target: { dataDir: string; dynamoDb: DynamoDbLocal; tableName: string; displayTimeZone: string },
+): Promise<LocalStack['seeded']> {
+  const { dataDir, dynamoDb, tableName, displayTimeZone } = target;
+  const marker = join(dataDir, SEED_MARKER);
+  if (options.seedFile === false || (!dynamoDb.tableCreated && existsSync(marker)))
+    return undefined;
+  const file = options.seedFile ?? DEMO_DATA_FILE;
+  const [{ importFile }, { createDocumentClient }] = await Promise.all([
+    import('../import/importer'),
+    import('../import/document-client'),
+  ]);
+  const client = createDocumentClient({
+    region: 'us-east-1',
+    endpoint: dynamoDb.endpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 5,
+    requestTimeoutMs: 10_000,
+  });
+  try {
+    const problems: string[] = [];
+    const summary = await importFile(file, {
+      client,
+      tableName,
+      displayTimeZone,
+      onProblem: (problem) => problems.push(problem),
+    }).catch((error: unknown) => {
+      const detail = problems.length ? `\n${problems.join('\n')}` : '';
+      throw new Error(
+        `Could not import the demo data ${file}: ${(error as Error).message}${detail}`,
+      );
+    });
+    const { records, transactions, customers } = summary;
+    const seeded = { records, transactions, customers };
+    writeFileSync(
+      marker,
+      `${JSON.stringify({ file, at: new Date().toISOString(), ...seeded }, null, 2)}\n`,
+    );
+    return seeded;
+  } finally {
+    client.destroy();
+  }
+}
+
+/** What the handlers read from process.env, pointed at the emulators. */
+function functionEnv(
+  emulators: Emulators,
+  names: { tableName: string; bucketName: string },
+  env: Record<string, string | undefined>,
+): Record<string, string | undefined> {
+  return {
+    TABLE_NAME: names.tableName,
+    BUCKET_NAME: names.bucketName,
+    AWS_REGION: 'us-east-1',
+    DYNAMODB_ENDPOINT: emulators.dynamoDb.endpoint,
+    S3_ENDPOINT: emulators.s3.endpoint,
+    AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+    AWS_SESSION_TOKEN: undefined,
+    ...(env.DISPLAY_TIME_ZONE ? { DISPLAY_TIME_ZONE: env.DISPLAY_TIME_ZONE } : {}),
+    ...(env.SIGNATURE_URL_TTL_SECONDS
+      ? { SIGNATURE_URL_TTL_SECONDS: env.SIGNATURE_URL_TTL_SECONDS }
+      : {}),
+  };
+}
+
+/** The gateway in front of the handlers, which read the emulators' endpoints from process.env. */
+function startApiGateway(
+  options: LocalStackOptions,
+  emulators: Emulators,
+  names: { tableName: string; bucketName: string; env: Record<string, string | undefined> },
+): Promise<Gateway> {
+  const { cognito } = emulators;
+  return startGateway({
+    port: emulators.apiPort,
+    authorizer: {
+      issuer: cognito.issuer,
+      audience: [cognito.clientId],
+      jwksUri: cognito.jwksUri,
+    },
+    env: functionEnv(emulators, names, names.env),
+    ...(options.log ? { log: options.log } : {}),
+    ...(options.routes ? { routes: options.routes } : {}),
+    ...(options.loadHandler ? { loadHandler: options.loadHandler } : {}),
+  });
+}
+
+function localStateOf(
+  gateway: Gateway,
+  { dynamoDb, s3, cognito }: Emulators,
+  names: { tableName: string; bucketName: string; displayTimeZone: string },
+): LocalState {
+  return {
+    pid: process.pid,
+    startedAt: new Date().toISOString(),
+    apiUrl: gateway.url,
+    region: 'us-east-1',
+    tableName: names.tableName,
+    bucketName: names.bucketName,
+    dynamoDbEndpoint: dynamoDb.endpoint,
+    s3Endpoint: s3.endpoint,
+    displayTimeZone: names.displayTimeZone,
+    cognito: {
+      endpoint: cognito.endpoint,
+      userPoolId: cognito.userPoolId,
+      clientId: cognito.clientId,
+      issuer: cognito.issuer,
+    },
+  };
+}
+
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   if (!javaOnPath()) throw new Error(JAVA_REQUIRED); // before anything starts
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
-  const stateFile = join(dataDir, STATE_FILE);
-  assertNotRunning(stateFile);
+  assertNotRunning(dataDir);
   const env = options.env ?? process.env;
   const tableName = options.tableName ?? DEFAULT_TABLE_NAME;
   const bucketName = options.bucketName ?? DEFAULT_BUCKET_NAME;
@@ -123,128 +234,22 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const stoppers: (() => Promise<void>)[] = [];
 
   try {
-    const [dynamoDbPort, cognitoPort, s3Port, apiPort] = [
-      await choosePort(options.ports?.dynamoDb, 'DynamoDB Local'),
-      await choosePort(options.ports?.cognito, 'the local Cognito'),
-      await choosePort(options.ports?.s3, 'the local S3'),
-      await choosePort(options.port, 'the API'),
-    ];
-
-    // The three emulators start side by side; DynamoDB Local (a JVM) is the slow one.
-    const started = await Promise.allSettled([
-      startDynamoDbLocal({
-        port: dynamoDbPort,
-        tableName,
-        ...(options.inMemory ? {} : { dbPath: join(dataDir, 'dynamodb') }),
-      }),
-      startCognito({ port: cognitoPort, dataDir: join(dataDir, 'cognito') }),
-      startS3({ port: s3Port, dataDir: join(dataDir, 's3'), bucketName }),
-    ]);
-    for (const result of started)
-      if (result.status === 'fulfilled') stoppers.push(() => result.value.stop());
-    const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason;
-    const [dynamoDb, cognito, s3] = started.map(
-      (r) => (r as PromiseFulfilledResult<unknown>).value,
-    ) as [DynamoDbLocal, LocalCognito, LocalS3];
-
-    // Demo data on first start: no marker yet, or a table this start had to create.
-    let seeded: LocalStack['seeded'];
-    const marker = join(dataDir, SEED_MARKER);
-    if (options.seedFile !== false && (dynamoDb.tableCreated || !existsSync(marker))) {
-      const file = options.seedFile ?? DEMO_DATA_FILE;
-      const [{ importFile }, { createDocumentClient }] = await Promise.all([
-        import('../import/importer'),
-        import('../import/document-client'),
-      ]);
-      const client = createDocumentClient({
-        region: 'us-east-1',
-        endpoint: dynamoDb.endpoint,
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-        maxAttempts: 5,
-        requestTimeoutMs: 10_000,
-      });
-      try {
-        const problems: string[] = [];
-        const summary = await importFile(file, {
-          client,
-          tableName,
-          displayTimeZone,
-          onProblem: (problem) => problems.push(problem),
-        }).catch((error: unknown) => {
-          const detail = problems.length ? `\n${problems.join('\n')}` : '';
-          throw new Error(
-            `Could not import the demo data ${file}: ${(error as Error).message}${detail}`,
-          );
-        });
-        seeded = {
-          records: summary.records,
-          transactions: summary.transactions,
-          customers: summary.customers,
-        };
-        writeFileSync(
-          marker,
-          `${JSON.stringify({ file, at: new Date().toISOString(), ...seeded }, null, 2)}\n`,
-        );
-      } finally {
-        client.destroy();
-      }
-    }
-
-    const gateway: Gateway = await startGateway({
-      port: apiPort,
-      authorizer: {
-        issuer: cognito.issuer,
-        audience: [cognito.clientId],
-        jwksUri: cognito.jwksUri,
-      },
-      env: {
-        TABLE_NAME: tableName,
-        BUCKET_NAME: bucketName,
-        AWS_REGION: 'us-east-1',
-        DYNAMODB_ENDPOINT: dynamoDb.endpoint,
-        S3_ENDPOINT: s3.endpoint,
-        AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
-        AWS_SESSION_TOKEN: undefined,
-        ...(env.DISPLAY_TIME_ZONE ? { DISPLAY_TIME_ZONE: env.DISPLAY_TIME_ZONE } : {}),
-        ...(env.SIGNATURE_URL_TTL_SECONDS
-          ? { SIGNATURE_URL_TTL_SECONDS: env.SIGNATURE_URL_TTL_SECONDS }
-          : {}),
-      },
-      ...(options.log ? { log: options.log } : {}),
-      ...(options.routes ? { routes: options.routes } : {}),
-      ...(options.loadHandler ? { loadHandler: options.loadHandler } : {}),
+    const names = { dataDir, tableName, bucketName, displayTimeZone, env };
+    const emulators = await startEmulators(options, names, stoppers);
+    const { dynamoDb, cognito, s3 } = emulators;
+    const seeded = await seedOnFirstStart(options, {
+      dataDir,
+      dynamoDb,
+      tableName,
+      displayTimeZone,
     });
+
+    const gateway = await startApiGateway(options, emulators, names);
     stoppers.push(() => gateway.stop());
 
-    const state: LocalState = {
-      pid: process.pid,
-      startedAt: new Date().toISOString(),
-      apiUrl: gateway.url,
-      region: 'us-east-1',
-      tableName,
-      bucketName,
-      dynamoDbEndpoint: dynamoDb.endpoint,
-      s3Endpoint: s3.endpoint,
-      displayTimeZone,
-      cognito: {
-        endpoint: cognito.endpoint,
-        userPoolId: cognito.userPoolId,
-        clientId: cognito.clientId,
-        issuer: cognito.issuer,
-      },
-    };
-    writeFileSync(stateFile, `${JSON.stringify(state, null, 2)}\n`);
-    stoppers.push(async () => {
-      // Only our own state file: a stale one must not outlive us, a newer one is not ours.
-      try {
-        if ((JSON.parse(readFileSync(stateFile, 'utf8')) as LocalState).pid === process.pid)
-          rmSync(stateFile);
-      } catch {
-        // already gone
-      }
-    });
+    const state = localStateOf(gateway, emulators, names);
+    writeLocalState(dataDir, state);
+    stoppers.push(async () => removeOwnLocalState(dataDir));
 
     let stopping: Promise<void> | undefined;
     return {

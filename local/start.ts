@@ -3,12 +3,12 @@
  * http://127.0.0.1:${PORT:-3000}. Ctrl-C (or SIGTERM) stops everything.
  */
 import { execFileSync } from 'node:child_process';
-import { relative, resolve } from 'node:path';
+import { relative } from 'node:path';
 import { CUSTOMER_READERS_GROUP } from '../core/groups';
 import { DEMO_USERS } from './cognito';
 import { DOCS_PATH } from './docs';
-import { PROJECT_ROOT } from './gateway';
 import { startLocalStack, type LocalStack } from './stack';
+import { localDataDir } from './state';
 
 function port(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -23,7 +23,7 @@ function port(name: string, fallback: number): number {
 }
 
 const apiPort = port('PORT', 3000);
-const dataDir = resolve(process.env.LOCAL_DATA_DIR || resolve(PROJECT_ROOT, '.local'));
+const dataDir = localDataDir();
 const shownDir = relative(process.cwd(), dataDir).startsWith('..')
   ? dataDir
   : relative(process.cwd(), dataDir) || '.';

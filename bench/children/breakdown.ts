@@ -3,8 +3,8 @@
  * the items as the low-level client's Query does, in DynamoDB's wire form), and each of its steps
  * on its own, in µs per call on the source modules (run with tsx). Prints one `BENCH {json}` line.
  */
-import type { Context } from 'aws-lambda';
-import type { ApiEvent } from '../../functions/shared/auth';
+import { buildLambdaContext } from '../../local/api-event';
+import { benchEvent } from '../cases';
 
 Object.assign(process.env, {
   TABLE_NAME: 'bench',
@@ -36,12 +36,11 @@ async function time(fn: () => unknown, runs = 20_000): Promise<number> {
   return ((performance.now() - started) * 1000) / runs;
 }
 
-const event = {
-  routeKey: 'GET /transactions/{transaction_id}',
-  pathParameters: { transaction_id: '1' },
-  requestContext: { authorizer: { jwt: { claims: { token_use: 'access' } } } },
-} as unknown as ApiEvent;
-const context = { awsRequestId: 'bench' } as Context;
+const event = benchEvent('GET /transactions/{transaction_id}', { transaction_id: '1' });
+const context = buildLambdaContext({
+  awsRequestId: 'bench',
+  getRemainingTimeInMillis: () => 10_000,
+});
 const config = loadConfig(process.env);
 const client = createTableClient({ region: config.region });
 const runtime = createRuntime(config, { client });

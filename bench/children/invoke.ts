@@ -60,88 +60,105 @@ async function load<T>(file: string): Promise<T> {
   return (await import(pathToFileURL(file).href)) as T;
 }
 
+type SpecOf<M extends Spec['mode']> = Extract<Spec, { mode: M }>;
+
+/** Import only: when the bundle is loaded, and the process's CPU time so far (bootstrap included). */
+async function cold(spec: SpecOf<'cold'>) {
+  await load(spec.bundle);
+  const imported = performance.now();
+  const cpu = process.cpuUsage();
+  return {
+    importMs: imported - started,
+    importedAt: imported,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+  };
+}
+
+async function first(spec: SpecOf<'first'>) {
+  const { handler } = await load<{ handler: Handler }>(spec.bundle);
+  const imported = performance.now();
+  const event = spec.reference ? { pathParameters: { pk: spec.case.pk } } : spec.case.event;
+  const result = await handler(event, context());
+  const responded = performance.now();
+  expectOk(result, spec.case.name);
+  return {
+    importMs: imported - started,
+    requestMs: responded - imported,
+    respondedAt: responded,
+    bytes: result.body.length,
+  };
+}
+
+/** One case: the handler and the raw Query alternately, after `warmup` unmeasured rounds. */
+async function warmCase(handler: Handler, query: Query, c: Case, spec: SpecOf<'warm'>) {
+  const handlerMs: number[] = [];
+  const queryMs: number[] = [];
+  // CPU time of this process per call (user + system, µs): what the call itself costs,
+  // whatever else the machine is doing meanwhile.
+  const cpu = { handler: 0, query: 0 };
+  const gc = (globalThis as { gc?: () => void }).gc;
+  for (let i = 0; i < spec.warmup + spec.iterations; i += 1) {
+    if (i === spec.warmup) gc?.();
+    const measured = i >= spec.warmup;
+    // Alternate which goes first, so that neither always runs on a just-used connection.
+    for (const which of i % 2 ? ['query', 'handler'] : ['handler', 'query']) {
+      const usage = process.cpuUsage();
+      const t = performance.now();
+      if (which === 'handler') {
+        const result = await handler(c.event, context());
+        if (measured) handlerMs.push(performance.now() - t);
+        expectOk(result, c.name);
+      } else {
+        const { Items } = await query(c.pk);
+        if (measured) queryMs.push(performance.now() - t);
+        if (!Items?.length) throw new Error(`no items under ${c.pk}`);
+      }
+      if (measured) {
+        const used = process.cpuUsage(usage);
+        cpu[which as 'handler' | 'query'] += used.user + used.system;
+      }
+    }
+  }
+  return {
+    handler: summarize(handlerMs),
+    query: summarize(queryMs),
+    cpuMicros: { handler: cpu.handler / spec.iterations, query: cpu.query / spec.iterations },
+  };
+}
+
+async function warm(spec: SpecOf<'warm'>) {
+  const { handler } = await load<{ handler: Handler }>(spec.bundle);
+  const { query } = await load<{ query: Query }>(spec.referenceBundle);
+  const out: Record<string, unknown> = {};
+  for (const c of spec.cases) out[c.name] = await warmCase(handler, query, c, spec);
+  return out;
+}
+
+async function repeat(spec: SpecOf<'repeat'>) {
+  const { handler } = await load<{ handler: Handler }>(spec.bundle);
+  const out: Record<string, unknown> = {};
+  for (const c of spec.cases) {
+    let bytes = 0;
+    for (let i = 0; i < spec.times; i += 1) {
+      const result = await handler(c.event, context());
+      expectOk(result, c.name);
+      bytes = result.body.length;
+    }
+    out[c.name] = { times: spec.times, bytes };
+  }
+  return out;
+}
+
 async function main(): Promise<unknown> {
   switch (spec.mode) {
-    case 'cold': {
-      await load(spec.bundle);
-      const imported = performance.now();
-      // CPU time of the whole process so far (Node.js bootstrap included), ms.
-      const cpu = process.cpuUsage();
-      return {
-        importMs: imported - started,
-        importedAt: imported,
-        cpuMs: (cpu.user + cpu.system) / 1000,
-      };
-    }
-    case 'first': {
-      const { handler } = await load<{ handler: Handler }>(spec.bundle);
-      const imported = performance.now();
-      const event = spec.reference ? { pathParameters: { pk: spec.case.pk } } : spec.case.event;
-      const result = await handler(event, context());
-      const responded = performance.now();
-      expectOk(result, spec.case.name);
-      return {
-        importMs: imported - started,
-        requestMs: responded - imported,
-        respondedAt: responded,
-        bytes: result.body.length,
-      };
-    }
-    case 'warm': {
-      const { handler } = await load<{ handler: Handler }>(spec.bundle);
-      const { query } = await load<{ query: Query }>(spec.referenceBundle);
-      const out: Record<string, unknown> = {};
-      for (const c of spec.cases) {
-        const handlerMs: number[] = [];
-        const queryMs: number[] = [];
-        // CPU time of this process per call (user + system, µs): what the call itself costs,
-        // whatever else the machine is doing meanwhile.
-        const cpu = { handler: 0, query: 0 };
-        const gc = (globalThis as { gc?: () => void }).gc;
-        for (let i = 0; i < spec.warmup + spec.iterations; i += 1) {
-          if (i === spec.warmup) gc?.();
-          const measured = i >= spec.warmup;
-          // Alternate which goes first, so that neither always runs on a just-used connection.
-          for (const which of i % 2 ? ['query', 'handler'] : ['handler', 'query']) {
-            const usage = process.cpuUsage();
-            const t = performance.now();
-            if (which === 'handler') {
-              const result = await handler(c.event, context());
-              if (measured) handlerMs.push(performance.now() - t);
-              expectOk(result, c.name);
-            } else {
-              const { Items } = await query(c.pk);
-              if (measured) queryMs.push(performance.now() - t);
-              if (!Items?.length) throw new Error(`no items under ${c.pk}`);
-            }
-            if (measured) {
-              const used = process.cpuUsage(usage);
-              cpu[which as 'handler' | 'query'] += used.user + used.system;
-            }
-          }
-        }
-        out[c.name] = {
-          handler: summarize(handlerMs),
-          query: summarize(queryMs),
-          cpuMicros: { handler: cpu.handler / spec.iterations, query: cpu.query / spec.iterations },
-        };
-      }
-      return out;
-    }
-    case 'repeat': {
-      const { handler } = await load<{ handler: Handler }>(spec.bundle);
-      const out: Record<string, unknown> = {};
-      for (const c of spec.cases) {
-        let bytes = 0;
-        for (let i = 0; i < spec.times; i += 1) {
-          const result = await handler(c.event, context());
-          expectOk(result, c.name);
-          bytes = result.body.length;
-        }
-        out[c.name] = { times: spec.times, bytes };
-      }
-      return out;
-    }
+    case 'cold':
+      return cold(spec);
+    case 'first':
+      return first(spec);
+    case 'warm':
+      return warm(spec);
+    case 'repeat':
+      return repeat(spec);
   }
 }
 

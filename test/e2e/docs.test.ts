@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { DOCS_PATH } from '../../local/docs';
-import { PROJECT_ROOT } from '../../local/gateway';
+import { PROJECT_ROOT } from '../../lib/project-root';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 
 const SCREENSHOT = join(PROJECT_ROOT, 'test', '.artifacts', 'docs.png');

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DEMO_PASSWORD } from '../../local/cognito';
-import { importHandler, PROJECT_ROOT, startGateway, type Gateway } from '../../local/gateway';
+import { PROJECT_ROOT } from '../../lib/project-root';
+import { importHandler, startGateway, type Gateway } from '../../local/gateway';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { BrokenPromise, runSmoke } from '../../smoke/checks';
 

@@ -10,7 +10,7 @@ import { ApiFunction, BUNDLING } from '../../lib/api-function';
 import { esbuildOptions } from '../../lib/esbuild-options';
 import { FILE_PREFIXES } from '../../lib/data';
 import { routes } from '../../lib/routes';
-import { PROJECT_ROOT } from '../../lib/stack';
+import { PROJECT_ROOT } from '../../lib/project-root';
 import { resourcesOf, synthesize, type CfnResource, type Json, type Synthesized } from './synth';
 
 let s: Synthesized;
@@ -47,7 +47,7 @@ test('there is one function per route, on nodejs24.x and arm64', () => {
 });
 
 test('memory and timeout are the documented choices; the timeout outlasts the DynamoDB retries', () => {
-  // The handlers' DynamoDB client: 3 attempts of at most ~1 s each (functions/shared/table.ts).
+  // The handlers' DynamoDB client: 3 attempts of at most ~1 s each (functions/sdk/table-client.ts).
   const worstDynamoDbSeconds = 3 * 1 + 1; // plus back-off between attempts
   for (const [, , fn] of functionsByRoute()) {
     expect(fn.Properties).toMatchObject({ MemorySize: 512, Timeout: 10 });

@@ -26,7 +26,7 @@ import { importFile } from '../../import/importer';
 import { BUNDLING } from '../../lib/api-function';
 import { esbuildOptions } from '../../lib/esbuild-options';
 import { routes } from '../../lib/routes';
-import { PROJECT_ROOT } from '../../lib/stack';
+import { PROJECT_ROOT } from '../../lib/project-root';
 import { customer, line, transaction } from '../fixtures';
 import { startTestTable } from '../support/dynamodb';
 import { apiEvent } from '../support/events';

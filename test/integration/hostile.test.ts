@@ -18,7 +18,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiHandler } from '../../functions/shared/http';
 import { importFile, InvalidFileError } from '../../import/importer';
 import { MAX_LINE_BYTES } from '../../import/lines';
-import { PROJECT_ROOT } from '../../local/gateway';
+import { PROJECT_ROOT } from '../../lib/project-root';
 import { customer, line, sparseCustomer, transaction } from '../fixtures';
 import { createContract } from '../support/contract';
 import { startTestTable } from '../support/dynamodb';

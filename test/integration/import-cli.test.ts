@@ -3,12 +3,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { PROJECT_ROOT } from '../../lib/project-root';
 import { customer, line, transaction } from '../fixtures';
 import { startTestTable } from '../support/dynamodb';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'import-cli-'));
 let table: Awaited<ReturnType<typeof startTestTable>>;
 
@@ -30,7 +29,7 @@ function runImport(lines: string[], env: Record<string, string> = {}) {
   const file = join(dir, `f${Math.random().toString(36).slice(2)}.jsonl`);
   writeFileSync(file, lines.join('\n'));
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'bin/import.ts', file], {
-    cwd: root,
+    cwd: PROJECT_ROOT,
     encoding: 'utf8',
     env: { PATH: process.env.PATH, LOCAL_DATA_DIR: dir, ...env },
     timeout: 60_000,
@@ -97,7 +96,7 @@ test('no running local stack and no TABLE_NAME: a clear error', () => {
 
 test('usage without a file', () => {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'bin/import.ts'], {
-    cwd: root,
+    cwd: PROJECT_ROOT,
     encoding: 'utf8',
   });
   expect(r.status).toBe(2);

@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { importFile } from '../../import/importer';
+import { PROJECT_ROOT } from '../../lib/project-root';
 import { startTestTable, TEST_CREDENTIALS } from '../support/dynamodb';
 import { startReaders, type Entity } from '../support/readers';
 import {
@@ -21,7 +21,6 @@ import {
   type Version,
 } from '../support/versions';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'import-crash-'));
 let table: Awaited<ReturnType<typeof startTestTable>>;
 let readers: Awaited<ReturnType<typeof startReaders>>;
@@ -50,7 +49,7 @@ function file(v: Version): string {
 /** `npm run import -- <file>` against the test table; killed `killAfterMs` after writing starts. */
 function runImport(path: string, killAfterMs?: number) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/import.ts', path], {
-    cwd: root,
+    cwd: PROJECT_ROOT,
     env: {
       PATH: process.env.PATH,
       TABLE_NAME: table.tableName,

@@ -13,7 +13,8 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import { cognitoClient, signIn, startCognito, type LocalCognito } from '../../local/cognito';
-import { claimToString, startGateway, type Gateway, type LambdaHandler } from '../../local/gateway';
+import { claimToString } from '../../local/api-event';
+import { startGateway, type Gateway, type LambdaHandler } from '../../local/gateway';
 import { routes as deployedRoutes, type Route } from '../../lib/routes';
 import { loadOpenApi } from '../support/contract';
 import {

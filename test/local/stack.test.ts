@@ -8,8 +8,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PROJECT_ROOT } from '../../local/gateway';
-import { startLocalStack, type LocalStack, type LocalState } from '../../local/stack';
+import { PROJECT_ROOT } from '../../lib/project-root';
+import { startLocalStack, type LocalStack } from '../../local/stack';
+import type { LocalState } from '../../local/state';
 import { createContract } from '../support/contract';
 
 const run = promisify(execFile);

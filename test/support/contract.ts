@@ -7,12 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
-import { PROJECT_ROOT } from '../../local/gateway';
-
-export const OPENAPI_FILE = join(PROJECT_ROOT, 'openapi.yaml');
+import { OPENAPI_FILE } from '../../local/gateway';
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,9 @@
-/** API Gateway v2 events as the JWT authorizer hands them to a function: claims as strings. */
-import type { Context } from 'aws-lambda';
+/**
+ * The tests' defaults for local/api-event.ts: an access token of a customer reader, and a context
+ * with the deployed 10 s left.
+ */
 import type { ApiEvent } from '../../functions/shared/auth';
+import { buildApiEvent, buildLambdaContext } from '../../local/api-event';
 
 /** An access token's claims as the authorizer passes them, issued now to a test user in customer-readers. */
 export function testClaims(overrides: Record<string, string> = {}): Record<string, string> {
@@ -19,19 +22,10 @@ export function apiEvent(
   pathParameters: Record<string, string>,
   claims: Record<string, string> = testClaims(),
 ): ApiEvent {
-  return {
-    version: '2.0',
-    routeKey,
-    rawPath: '/',
-    rawQueryString: '',
-    headers: {},
-    pathParameters,
-    isBase64Encoded: false,
-    requestContext: { authorizer: { jwt: { claims, scopes: null } }, requestId: 'test' },
-  } as unknown as ApiEvent;
+  return buildApiEvent({ routeKey, pathParameters, claims, requestId: 'test' });
 }
 
-export const lambdaContext = {
+export const lambdaContext = buildLambdaContext({
   awsRequestId: 'test-request',
   getRemainingTimeInMillis: () => 10_000,
-} as unknown as Context;
+});

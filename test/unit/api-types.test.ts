@@ -17,7 +17,8 @@ import type {
   RiskAssessment,
   Transaction,
 } from '../../core/records';
-import { OPENAPI_FILE, PROJECT_ROOT } from '../../local/gateway';
+import { PROJECT_ROOT } from '../../lib/project-root';
+import { OPENAPI_FILE } from '../../local/gateway';
 import type { components } from '../support/openapi-types';
 
 const TYPES_FILE = join(PROJECT_ROOT, 'test/support/openapi-types.ts');

@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { docsPage } from '../../local/docs';
-import { OPENAPI_FILE, PROJECT_ROOT } from '../../local/gateway';
+import { PROJECT_ROOT } from '../../lib/project-root';
+import { OPENAPI_FILE } from '../../local/gateway';
 import { loadOpenApi } from '../support/contract';
 
 test('the published page is self-contained: UI, styles and contract inlined, nothing fetched', async () => {

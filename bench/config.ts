@@ -1,0 +1,60 @@
+/** The benchmark's options (`--quick`, `--only=`), sizes and repetitions, and its fixed names. */
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../lib/project-root';
+
+/** Scratch files (bundles, logs, generated imports, results.json); git ignores it. */
+export const WORK = join(PROJECT_ROOT, 'bench', '.work');
+export const TABLE = 'bench';
+export const BUCKET = 'bench-files';
+
+export const SECTIONS = [
+  'cold',
+  'first',
+  'warm',
+  'cost',
+  'throughput',
+  'soak',
+  'import',
+  'reimport',
+] as const;
+export type Section = (typeof SECTIONS)[number];
+
+export function benchConfig(quick: boolean) {
+  return {
+    coldRuns: quick ? 6 : 40,
+    firstRuns: quick ? 4 : 15,
+    warmIterations: quick ? 200 : 1500,
+    warmWarmup: quick ? 50 : 1000,
+    repeat: 20,
+    concurrency: [1, 8, 32],
+    durationSeconds: quick ? 1 : 3,
+    throughputRounds: 2,
+    warmupSeconds: quick ? 1 : 5,
+    /** Queries of the GET records before the first measure, while DynamoDB Local's JIT warms up. */
+    tableWarmupSeconds: quick ? 2 : 8,
+    importSizes: quick ? [2_000, 10_000] : [10_000, 100_000],
+    /** The soak: both routes, mixed, through the gateway; bounded in time and in requests. */
+    soakSeconds: quick ? 10 : 60,
+    soakConnections: 16,
+    soakMaxRequests: 200_000,
+    /** Reads during a re-import: transactions flipped between 20 and 8 lines, import runs, readers. */
+    reimportRecords: quick ? 200 : 1000,
+    reimportRounds: quick ? 2 : 4,
+    reimportReaders: 8,
+  };
+}
+export type BenchConfig = ReturnType<typeof benchConfig>;
+
+/** `--quick` and `--only=cold,warm` from the command line. */
+export function parseArgs(args: readonly string[]) {
+  const quick = args.includes('--quick');
+  const only = args
+    .find((a) => a.startsWith('--only='))
+    ?.slice(7)
+    .split(',');
+  const enabled = (section: Section) => !only || only.includes(section);
+  return { quick, enabled };
+}
+
+export const log = (message: string) =>
+  process.stderr.write(`[bench ${process.uptime().toFixed(0).padStart(3)} s] ${message}\n`);

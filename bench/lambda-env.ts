@@ -1,0 +1,32 @@
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../lib/project-root';
+import { DEPLOYED_NODE_OPTIONS } from './bundles';
+import { BUCKET, TABLE } from './config';
+
+/** The environment of a function in Lambda, as far as the SDK and the code look at it. */
+export function lambdaEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LANG: 'C.UTF-8',
+    TZ: ':UTC',
+    AWS_REGION: 'us-east-1',
+    AWS_DEFAULT_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_SESSION_TOKEN: 'local-session',
+    AWS_LAMBDA_FUNCTION_NAME: 'bench',
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',
+    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+    TABLE_NAME: TABLE,
+    BUCKET_NAME: BUCKET,
+    SIGNATURE_URL_TTL_SECONDS: '300',
+    DISPLAY_TIME_ZONE: 'UTC',
+    // Lambda's own module path: where a default CDK function finds the SDK the runtime provides
+    // (/var/runtime/node_modules there, the project's node_modules here).
+    NODE_PATH: join(PROJECT_ROOT, 'node_modules'),
+    // As deployed (lib/api-function.ts): none.
+    NODE_OPTIONS: DEPLOYED_NODE_OPTIONS,
+    ...extra,
+  };
+}

@@ -1,0 +1,18 @@
+/** The budgets the figures are held to, and their table. */
+import { table, type BudgetRow } from './format';
+
+export const BUDGETS = {
+  /** The deployed bundles against the stock floor (issue 11): whole-process import, size, start→first response. */
+  coldImport: 0.8,
+  bundleSize: 0.75,
+  firstResponse: 0.85,
+  warmP50: 1.1,
+  /** Peak RSS importing the largest file over the smallest: "flat" memory. */
+  importMemory: 1.25,
+  /** Soak: the stack's RSS in the last quarter of the run over the second (the first is warm-up). */
+  soakMemory: 1.1,
+};
+
+export function budgetsTable(rows: BudgetRow[]): string[] {
+  return ['', '## Budgets', '', table(['Budget', 'Measured', 'Holds'], rows), ''];
+}

@@ -1,0 +1,83 @@
+/** 1. Cold start: import: bundle sizes and whole-process import against the stock floor. */
+import { isDeployed, REFERENCE, WITH_SOURCE_MAPS } from '../bundle-names';
+import type { Results } from '../results';
+import { BUDGETS } from './budgets';
+import { type BudgetRow, kib, ms, type ReportPart, table, x, yes } from './format';
+
+/** Each deployed bundle's size and whole-process import against the stock floor's. */
+function coldBudgets(
+  bundles: NonNullable<Results['bundles']>,
+  cold: NonNullable<Results['cold']>,
+): BudgetRow[] {
+  const ref = bundles.find((b) => b.name === REFERENCE)!;
+  return bundles
+    .filter((b) => isDeployed(b.name))
+    .flatMap((b) => {
+      const size = b.bytes / ref.bytes;
+      const time = cold[b.name]!.paired.importedAt;
+      return [
+        [
+          `${b.name}: bundle size ≤ ${BUDGETS.bundleSize}× the stock floor`,
+          x(size),
+          yes(size <= BUDGETS.bundleSize),
+        ],
+        [
+          `${b.name}: whole-process import ≤ ${BUDGETS.coldImport}× the stock floor`,
+          x(time),
+          yes(time <= BUDGETS.coldImport),
+        ],
+      ];
+    });
+}
+
+export function renderCold(r: Results): ReportPart | undefined {
+  if (!(r.bundles && r.cold)) return undefined;
+  const budgets: BudgetRow[] = [];
+  const lines: string[] = [];
+  const ref = r.bundles.find((b) => b.name === REFERENCE)!;
+  const rows = r.bundles.map((b) => {
+    const c = r.cold![b.name]!;
+    return [
+      b.name,
+      kib(b.bytes),
+      x(b.bytes / ref.bytes),
+      kib(b.mapBytes),
+      ms(c.importMs.p50),
+      ms(c.importedAt.p50),
+      ms(c.importedAt.p90),
+      x(c.paired.importedAt),
+      ms(c.cpuMs.p50),
+      x(c.paired.cpuMs),
+    ];
+  });
+  budgets.push(...coldBudgets(r.bundles, r.cold));
+  lines.push(
+    '## 1. Cold start: import',
+    '',
+    `The deployed bundles (GetTransaction, GetCustomer), built with the options \`cdk synth\` uses (BUNDLING in lib/api-function.ts), against the stock floor \`Reference\`: only DynamoDBDocumentClient and one QueryCommand (bench/reference.ts), bundled as a plain project ships the stock SDK (the same esbuild options, ESM and minified, without this project's credential alias, no source map). Two variants for comparison: \`GetTransaction+maps\`, the same bundle with a linked source map run with \`--enable-source-maps\` (how the functions ran before), and \`CdkDefault\`, the GetTransaction function as a default \`NodejsFunction\` builds it (CommonJS, not minified, \`@aws-sdk/*\` and \`@smithy/*\` left external and resolved from node_modules through NODE_PATH, as Lambda resolves them from the SDK in its runtime). Each run is a fresh Node.js ${r.machine.node} process with the Lambda-like environment (credentials, region, function variables) and the deployed NODE_OPTIONS (none), that imports the bundle, its init work included; ${r.cold[REFERENCE]!.importMs.n} rounds, every bundle once per round, order rotated. Started→imported is from process start, Node.js bootstrap included (the whole process); CPU is the process's user + system time at that point. Ratios are paired: the median over rounds of the bundle's figure over the reference's in the same round.`,
+    '',
+    table(
+      [
+        'Bundle',
+        'Size KiB',
+        'Size ratio',
+        'Map KiB',
+        'Import alone p50 ms',
+        'Started→imported p50 ms',
+        'p90 ms',
+        'Ratio (paired)',
+        'CPU p50 ms',
+        'CPU ratio (paired)',
+      ],
+      rows,
+    ),
+  );
+  const maps = r.cold[WITH_SOURCE_MAPS];
+  const plain = r.cold.GetTransaction;
+  if (maps && plain)
+    lines.push(
+      '',
+      `Runtime source maps (\`--enable-source-maps\` with the linked map) cost ${x(maps.paired.importedAt / plain.paired.importedAt)} the whole-process import of the same bundle without them (${x(maps.paired.cpuMs / plain.paired.cpuMs)} the CPU).`,
+    );
+  return { budgets, lines };
+}

@@ -1,0 +1,51 @@
+/** 2. Cold start: process start to first response. */
+import { CDK_DEFAULT, isDeployed, REFERENCE } from '../bundle-names';
+import type { Results } from '../results';
+import { BUDGETS } from './budgets';
+import { type BudgetRow, ms, type ReportPart, table, x, yes } from './format';
+
+export function renderFirst(r: Results): ReportPart | undefined {
+  if (!r.first) return undefined;
+  const budgets: BudgetRow[] = [];
+  const lines: string[] = [];
+  const ref = r.first[REFERENCE]!;
+  for (const [name, f] of Object.entries(r.first).filter(([n]) => isDeployed(n)))
+    budgets.push([
+      `${name}: process start → first response ≤ ${BUDGETS.firstResponse}× the stock floor`,
+      x(f.paired.respondedAt),
+      yes(f.paired.respondedAt <= BUDGETS.firstResponse),
+    ]);
+  lines.push(
+    '',
+    '## 2. Cold start: process start → first response',
+    '',
+    `Time from process start to the first response of each handler, in a fresh process against DynamoDB Local reached over TLS as DynamoDB is in AWS (bench/tls-proxy.ts; records imported first), against the stock floor doing its one Query (of transaction 1's item collection); the variants answer the GetTransaction request. ${ref.respondedAt.n} rounds, order rotated every round, after two unmeasured rounds; ratios paired as above.`,
+    '',
+    table(
+      [
+        'Bundle',
+        'Start→response p50 ms',
+        'p90 ms',
+        'Ratio (paired)',
+        'Of which the request p50 ms',
+        'Ratio (p50)',
+      ],
+      Object.entries(r.first).map(([name, f]) => [
+        name,
+        ms(f.respondedAt.p50),
+        ms(f.respondedAt.p90),
+        x(f.paired.respondedAt),
+        ms(f.requestMs.p50),
+        x(f.requestMs.p50 / ref.requestMs.p50),
+      ]),
+    ),
+  );
+  const cdk = r.first[CDK_DEFAULT];
+  const ours = r.first.GetTransaction;
+  if (cdk && ours)
+    lines.push(
+      '',
+      `**Against a default CDK function:** GetTransaction answers its first request ${(cdk.paired.respondedAt / ours.paired.respondedAt).toFixed(2)}× as fast as the same code built as a default \`NodejsFunction\` (start→response ${ms(ours.respondedAt.p50)} ms against ${ms(cdk.respondedAt.p50)} ms, p50).`,
+    );
+  return { budgets, lines };
+}

@@ -1,0 +1,103 @@
+/** The figures of one run (bench/.work/results.json), section by section; the report renders them. */
+import type { Summary } from './stats';
+
+export interface Results {
+  machine: {
+    date: string;
+    cpu: string;
+    memoryGiB: number;
+    freeMemoryGiB: number;
+    os: string;
+    node: string;
+    java: string;
+    versions: Record<string, string>;
+    commit: string;
+    loadStart: number;
+    loadEnd: number;
+  };
+  config: Record<string, unknown>;
+  bundles?: { name: string; bytes: number; mapBytes: number }[];
+  cold?: Record<
+    string,
+    {
+      importMs: Summary;
+      importedAt: Summary;
+      cpuMs: Summary;
+      /** Median over rounds of this bundle's figure over the reference's in the same round. */
+      paired: { importedAt: number; cpuMs: number };
+    }
+  >;
+  first?: Record<
+    string,
+    { respondedAt: Summary; requestMs: Summary; paired: { respondedAt: number } }
+  >;
+  warm?: Record<
+    string,
+    { handler: Summary; query: Summary; cpuMicros: { handler: number; query: number } }
+  >;
+  /** µs per call of a warm GET's steps, by case and step. */
+  breakdown?: Record<string, Record<string, number>>;
+  cost?: Record<
+    string,
+    {
+      gets: number;
+      requests: number;
+      operations: Record<string, number>;
+      consistentRead: boolean;
+      items: number;
+      capacityUnits: number;
+      referenceCapacityUnits: number;
+      responseBytes: number;
+    }
+  >;
+  import?: {
+    records: number;
+    fileBytes: number;
+    seconds: number;
+    recordsPerSecond: number;
+    /** CPU seconds of the import process and of DynamoDB Local's JVM during the import. */
+    cpuSeconds: number;
+    dynamoCpuSeconds: number;
+    maxRssMiB: number;
+    rssFirstHalfMedianMiB: number;
+    rssSecondHalfMedianMiB: number;
+    output: string;
+  }[];
+  /** GETs while bin/import.ts replaces the same records again and again. */
+  reimport?: {
+    records: number;
+    rounds: number;
+    readers: number;
+    importSeconds: number;
+    recordsPerSecond: number;
+    gets: number;
+    /** GETs that needed a second (consistent) read, and the most requests one GET took. */
+    multiRead: number;
+    maxRequests: number;
+    torn: number;
+    failed: number;
+    single: Summary;
+    multi: Summary | undefined;
+  };
+  throughput?: {
+    target: string;
+    connections: number;
+    requestsPerSecond: number;
+    requests: number;
+    p50: number;
+    p99: number;
+    errors: number;
+  }[];
+  soak?: {
+    seconds: number;
+    connections: number;
+    requests: number;
+    requestsPerSecond: number;
+    p50: number;
+    p99: number;
+    errors: number;
+    rssFirstQuarterMiB: number;
+    rssLastQuarterMiB: number;
+    rssMaxMiB: number;
+  };
+}

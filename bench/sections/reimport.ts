@@ -1,0 +1,123 @@
+/**
+ * 8. GETs (readRecord, as the functions call it, requests counted) by several readers while
+ * bin/import.ts replaces the same transactions again and again, 20 lines <-> 8 lines: how many
+ * GETs needed more than one request, what those cost, and that none was torn.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TRANSACTION } from '../../core/entities';
+import { createTableClient } from '../../functions/sdk/table-client';
+import { createStore } from '../../functions/shared/store';
+import { ensureTable, type DynamoDbLocal } from '../../local/dynamodb';
+import { log, WORK, type BenchConfig } from '../config';
+import { line, transactionRecord } from '../generate';
+import type { Processes } from '../processes';
+import type { Results } from '../results';
+import { runImport } from '../run-import';
+import { summarize } from '../stats';
+
+const LINES = { A: 20, B: 8 } as const;
+type Version = keyof typeof LINES;
+
+/** Both versions' files, and each version's line count by `id total_amount`. */
+function writeVersions(count: number) {
+  const files = { A: join(WORK, 'reimport-a.jsonl'), B: join(WORK, 'reimport-b.jsonl') };
+  const expected = new Map<string, number>();
+  for (const v of ['A', 'B'] as const) {
+    const text: string[] = [];
+    for (let id = 1; id <= count; id += 1) {
+      const record = transactionRecord(id, LINES[v]) as { total_amount: string };
+      expected.set(`${id} ${record.total_amount}`, LINES[v]);
+      text.push(line('transaction', record));
+    }
+    writeFileSync(files[v], `${text.join('\n')}\n`);
+  }
+  return { files, expected };
+}
+
+/** What the readers saw, as they go. */
+function readerStats() {
+  return {
+    single: [] as number[],
+    multi: [] as number[],
+    torn: 0,
+    failed: 0,
+    maxRequests: 0,
+    writing: true,
+  };
+}
+type ReaderStats = ReturnType<typeof readerStats>;
+
+/** One reader: GETs of the transactions in turn until the writing stops. */
+async function read(
+  client: ReturnType<typeof createTableClient>,
+  target: { tableName: string; count: number; readers: number; k: number },
+  expected: Map<string, number>,
+  stats: ReaderStats,
+): Promise<void> {
+  for (let i = target.k; stats.writing; i += target.readers) {
+    const id = BigInt(1 + (i % target.count));
+    let requests = 0;
+    const counting = { send: (command: never) => ((requests += 1), client.send(command)) };
+    const started = performance.now();
+    try {
+      const store = createStore(counting as never, target.tableName);
+      const r = await store.readRecord(TRANSACTION, id);
+      const ms = performance.now() - started;
+      stats.maxRequests = Math.max(stats.maxRequests, requests);
+      (requests > 1 ? stats.multi : stats.single).push(ms);
+      const lines = (r?.transaction_currencies as unknown[] | undefined)?.length;
+      if (expected.get(`${id} ${String(r?.total_amount)}`) !== lines) stats.torn += 1;
+    } catch {
+      stats.failed += 1;
+    }
+  }
+}
+
+export async function measureReimport(
+  config: BenchConfig,
+  processes: Processes,
+  ddb: DynamoDbLocal,
+): Promise<NonNullable<Results['reimport']>> {
+  const { reimportRecords: count, reimportRounds: rounds, reimportReaders: readers } = config;
+  const tableName = 'reimport';
+  await ensureTable(ddb.client, tableName);
+  const { files, expected } = writeVersions(count);
+  log(`reimport: ${count} transactions, ${rounds} re-imports under ${readers} readers`);
+  await runImport(processes, files.A, tableName, ddb);
+
+  const client = createTableClient({
+    region: 'us-east-1',
+    endpoint: ddb.endpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const stats = readerStats();
+  const reading = Array.from({ length: readers }, (_, k) =>
+    read(client, { tableName, count, readers, k }, expected, stats),
+  );
+  const started = performance.now();
+  for (let round = 0; round < rounds; round += 1) {
+    const version: Version = round % 2 === 0 ? 'B' : 'A';
+    await runImport(processes, files[version], tableName, ddb);
+  }
+  const importSeconds = (performance.now() - started) / 1000;
+  stats.writing = false;
+  await Promise.all(reading);
+  client.destroy();
+  for (const file of Object.values(files)) rmSync(file, { force: true });
+  const { single, multi, maxRequests, torn, failed } = stats;
+  return {
+    records: count,
+    rounds,
+    readers,
+    importSeconds,
+    recordsPerSecond: (count * rounds) / importSeconds,
+    gets: single.length + multi.length,
+    multiRead: multi.length,
+    maxRequests,
+    torn,
+    failed,
+    single: summarize(single),
+    multi: multi.length > 0 ? summarize(multi) : undefined,
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * 3. Warm overhead: each production handler invoked in one process again and again, alternating
+ * with a raw Query of the same item collection; then where a warm GET's own time goes.
+ */
+import { spawn } from 'node:child_process';
+import { PROJECT_ROOT } from '../../lib/project-root';
+import { routes } from '../../lib/routes';
+import { REFERENCE } from '../bundle-names';
+import { CASES } from '../cases';
+import { log } from '../config';
+import { lambdaEnv } from '../lambda-env';
+import { invoke, type Processes } from '../processes';
+import type { Results } from '../results';
+import type { BenchRun } from './bench-run';
+
+type Warm = NonNullable<Results['warm']>;
+
+export async function measureWarm(run: BenchRun, dynamoDbEndpoint: string): Promise<Warm> {
+  log(`warm: ${run.config.warmIterations} invocations per case, in one process`);
+  const out: Warm = {};
+  for (const route of routes) {
+    const cases =
+      route.id === 'GetTransaction'
+        ? [CASES['transaction (1 line)']!, CASES['transaction (50 lines)']!]
+        : [CASES.customer!];
+    const result = await invoke<Warm>(
+      run.invoker,
+      {
+        mode: 'warm',
+        bundle: run.bundle(route.id).file,
+        referenceBundle: run.bundle(REFERENCE).file,
+        cases,
+        iterations: run.config.warmIterations,
+        warmup: run.config.warmWarmup,
+      },
+      lambdaEnv({ DYNAMODB_ENDPOINT: dynamoDbEndpoint }),
+      ['--expose-gc'],
+    );
+    Object.assign(out, result);
+  }
+  return out;
+}
+
+/** bench/children/breakdown.ts under tsx, its stdout (the functions' log lines) discarded. */
+export async function measureBreakdown(
+  processes: Processes,
+): Promise<NonNullable<Results['breakdown']>> {
+  log("warm: where a GET's own time goes (DynamoDB stubbed out, source modules)");
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/children/breakdown.ts'], {
+    cwd: PROJECT_ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TZ: ':UTC' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  processes.track(child);
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const line = stderr.split('\n').find((l) => l.startsWith('BENCH '));
+  if (code !== 0 || !line) throw new Error(`breakdown failed (${code}): ${stderr}`);
+  return JSON.parse(line.slice(6)) as NonNullable<Results['breakdown']>;
+}

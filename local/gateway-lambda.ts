@@ -1,0 +1,91 @@
+/**
+ * The Lambda side of the local gateway: the route's handler imported once per route (a failed
+ * init is retried on the next invocation, as Lambda does), a context per invocation, and the
+ * function timeout.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
+import { PROJECT_ROOT } from '../lib/project-root';
+import type { Route } from '../lib/routes';
+import { buildLambdaContext, pad } from './api-event';
+
+export type LambdaHandler = (
+  event: APIGatewayProxyEventV2WithJWTAuthorizer,
+  context: Context,
+) => unknown;
+export type HandlerLoader = (route: Route) => Promise<LambdaHandler>;
+
+/** Imports the route's entry file (relative to the project root) and returns its `handler`. */
+export const importHandler: HandlerLoader = async (route) => {
+  const module = (await import(pathToFileURL(join(PROJECT_ROOT, route.entry)).href)) as {
+    handler?: unknown;
+  };
+  if (typeof module.handler !== 'function')
+    throw new Error(`${route.entry} does not export a handler function`);
+  return module.handler as LambdaHandler;
+};
+
+export interface FunctionsOptions {
+  loadHandler: HandlerLoader;
+  timeoutMs: number;
+  region: string;
+  accountId: string;
+}
+
+/** A fresh context for an invocation of the route's function that starts now. */
+function contextFor(route: Route, options: FunctionsOptions, started: Date): Context {
+  const functionName = `currency-exchange-${route.id}`;
+  const deadline = Date.now() + options.timeoutMs;
+  const day = `${started.getUTCFullYear()}/${pad(started.getUTCMonth() + 1)}/${pad(started.getUTCDate())}`;
+  return buildLambdaContext({
+    functionName,
+    awsRequestId: randomUUID(),
+    logStreamName: `${day}/[$LATEST]${randomBytes(16).toString('hex')}`,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    region: options.region,
+    accountId: options.accountId,
+  });
+}
+
+/** The handler's result, or a rejection with the error Lambda would report (timeout included). */
+async function withTimeout(run: () => Promise<unknown>, timeoutMs: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`Task timed out after ${timeoutMs / 1000} seconds`)),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([run(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Invokes routes' functions; `context` is what the invocation's logs name it by. */
+export function createFunctions(options: FunctionsOptions) {
+  const handlers = new Map<Route, Promise<LambdaHandler>>();
+  const handlerFor = (route: Route) => {
+    let handler = handlers.get(route);
+    if (!handler) {
+      handler = options.loadHandler(route);
+      handlers.set(route, handler);
+      handler.catch(() => handlers.delete(route));
+    }
+    return handler;
+  };
+  return {
+    contextFor: (route: Route, started: Date) => contextFor(route, options, started),
+    invoke: async (
+      route: Route,
+      event: APIGatewayProxyEventV2WithJWTAuthorizer,
+      context: Context,
+    ): Promise<unknown> => {
+      const handler = await handlerFor(route);
+      return withTimeout(() => Promise.resolve(handler(event, context)), options.timeoutMs);
+    },
+  };
+}
