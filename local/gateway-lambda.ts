@@ -4,11 +4,15 @@
  * function timeout.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import { PROJECT_ROOT } from '../lib/project-root';
 import type { Route } from '../lib/routes';
+import { stdoutAudit, type AuditSink } from '../functions/shared/audit';
+import { loadConfig } from '../functions/shared/config';
+import { createRuntime, type Runtime } from '../functions/shared/runtime';
 import { buildLambdaContext, pad } from './api-event';
 
 export type LambdaHandler = (
@@ -26,6 +30,26 @@ export const importHandler: HandlerLoader = async (route) => {
     throw new Error(`${route.entry} does not export a handler function`);
   return module.handler as LambdaHandler;
 };
+
+/**
+ * The route's handler as the deployed function builds it (createHandler, with the runtime its
+ * environment configures), its audit events written to stdout as in Lambda and also appended to
+ * `auditFile`, which `npm run audit` reads (SPEC 8).
+ */
+export function auditedHandlers(auditFile: string): HandlerLoader {
+  const audit: AuditSink = (event) => {
+    stdoutAudit(event);
+    appendFileSync(auditFile, `${JSON.stringify(event)}\n`);
+  };
+  return async (route) => {
+    const module = (await import(pathToFileURL(join(PROJECT_ROOT, route.entry)).href)) as {
+      createHandler?: (runtime: Runtime) => LambdaHandler;
+    };
+    if (typeof module.createHandler !== 'function')
+      throw new Error(`${route.entry} does not export createHandler`);
+    return module.createHandler(createRuntime(loadConfig(process.env), { audit }));
+  };
+}
 
 export interface FunctionsOptions {
   loadHandler: HandlerLoader;

@@ -4,14 +4,22 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { READ_BUDGET_ENV } from '../core/read-budgets';
 import { PROJECT_ROOT } from '../lib/project-root';
 import type { Route } from '../lib/routes';
 import { startCognito, type LocalCognito, type TokenKind } from './cognito';
 import { JAVA_REQUIRED, javaOnPath, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
 import { startGateway, type Gateway, type HandlerLoader } from './gateway';
+import { auditedHandlers } from './gateway-lambda';
 import { choosePort } from './net';
 import { DEFAULT_BUCKET_NAME, S3RVER_CREDENTIALS, startS3, type LocalS3 } from './s3';
-import { assertNotRunning, removeOwnLocalState, writeLocalState, type LocalState } from './state';
+import {
+  assertNotRunning,
+  localAuditFile,
+  removeOwnLocalState,
+  writeLocalState,
+  type LocalState,
+} from './state';
 
 export const DEFAULT_TABLE_NAME = 'currency-exchange';
 export const DEMO_DATA_FILE = join(PROJECT_ROOT, 'local', 'demo-data.jsonl');
@@ -30,7 +38,7 @@ export interface LocalStackOptions {
   bucketName?: string;
   /** Demo data imported on first start; false = none. Defaults to local/demo-data.jsonl. */
   seedFile?: string | false;
-  /** Source of DISPLAY_TIME_ZONE and SIGNATURE_URL_TTL_SECONDS; defaults to process.env. */
+  /** Source of DISPLAY_TIME_ZONE, SIGNATURE_URL_TTL_SECONDS and READ_BUDGET_*; defaults to process.env. */
   env?: Record<string, string | undefined>;
   /** One line per API request; defaults to stdout. */
   log?: (line: string) => void;
@@ -174,6 +182,10 @@ function functionEnv(
     ...(env.SIGNATURE_URL_TTL_SECONDS
       ? { SIGNATURE_URL_TTL_SECONDS: env.SIGNATURE_URL_TTL_SECONDS }
       : {}),
+    // SPEC 8: `npm start` takes the read budgets from its environment, as a stage from -c.
+    ...Object.fromEntries(
+      Object.values(READ_BUDGET_ENV).flatMap((name) => (env[name] ? [[name, env[name]]] : [])),
+    ),
   };
 }
 
@@ -181,7 +193,12 @@ function functionEnv(
 function startApiGateway(
   options: LocalStackOptions,
   emulators: Emulators,
-  names: { tableName: string; bucketName: string; env: Record<string, string | undefined> },
+  names: {
+    dataDir: string;
+    tableName: string;
+    bucketName: string;
+    env: Record<string, string | undefined>;
+  },
 ): Promise<Gateway> {
   const { cognito } = emulators;
   return startGateway({
@@ -194,7 +211,7 @@ function startApiGateway(
     env: functionEnv(emulators, names, names.env),
     ...(options.log ? { log: options.log } : {}),
     ...(options.routes ? { routes: options.routes } : {}),
-    ...(options.loadHandler ? { loadHandler: options.loadHandler } : {}),
+    loadHandler: options.loadHandler ?? auditedHandlers(localAuditFile(names.dataDir)),
   });
 }
 

@@ -8,6 +8,8 @@ import { join, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../lib/project-root';
 
 export const STATE_FILE = 'state.json';
+/** The local stack's audit trail (SPEC 8): one event a line, as the functions wrote them. */
+export const AUDIT_FILE = 'audit.jsonl';
 
 /** What `npm run token` and `npm run import` need to find a running stack. */
 export interface LocalState {
@@ -30,6 +32,10 @@ export class LocalStackNotRunning extends Error {}
 /** The local stack's data directory: LOCAL_DATA_DIR, else `.local` under the project root. */
 export function localDataDir(env: NodeJS.ProcessEnv = process.env): string {
   return resolve(env.LOCAL_DATA_DIR || join(PROJECT_ROOT, '.local'));
+}
+
+export function localAuditFile(dataDir = localDataDir()): string {
+  return resolve(dataDir, AUDIT_FILE);
 }
 
 export function localStateFile(dataDir = localDataDir()): string {

@@ -9,6 +9,7 @@
  * stderr or the console) is captured, and the last test checks that none of it carries personal
  * data, tokens or presigned URLs (SPEC 4).
  */
+import { MANY_READS } from '../support/budgets';
 import { jest } from '@jest/globals';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -154,7 +155,7 @@ beforeAll(async () => {
     dataDir,
     inMemory: true,
     seedFile,
-    env: {},
+    env: { ...MANY_READS },
     log: capture('gateway'),
     loadHandler: async (route) => {
       process.env.DYNAMODB_ENDPOINT = proxy.endpoint;

@@ -3,6 +3,7 @@
  * where every promise must hold, and against a second gateway in front of the same handlers made
  * to break one promise, where the smoke must fail naming it. Never a token in the output.
  */
+import { MANY_READS } from '../support/budgets';
 import { jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -34,7 +35,13 @@ beforeAll(async () => {
     return write(chunk);
   }) as typeof process.stdout.write);
   dataDir = mkdtempSync(join(tmpdir(), 'smoke-test-'));
-  stack = await startLocalStack({ port: 0, dataDir, inMemory: true, log: () => undefined });
+  stack = await startLocalStack({
+    port: 0,
+    dataDir,
+    inMemory: true,
+    env: { ...process.env, ...MANY_READS },
+    log: () => undefined,
+  });
   tokens.user = await stack.tokenFor('teller@example.com');
   tokens.reader = await stack.tokenFor('compliance@example.com');
   broken = await startGateway({

@@ -3,6 +3,7 @@
  * memory): demo data and users, the deployed handlers behind the gateway, the token command, and
  * a stop() that leaves no process behind.
  */
+import { MANY_READS } from '../support/budgets';
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,7 +54,13 @@ async function get(path: string, token?: string): Promise<Response> {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'local-stack-test-'));
-  stack = await startLocalStack({ port: 0, dataDir, inMemory: true, log: () => undefined });
+  stack = await startLocalStack({
+    port: 0,
+    dataDir,
+    inMemory: true,
+    env: { ...process.env, ...MANY_READS },
+    log: () => undefined,
+  });
 }, 90_000);
 
 afterAll(async () => {

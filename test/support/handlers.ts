@@ -11,14 +11,7 @@ import type { ApiHandler } from '../../functions/shared/http';
 import { createRuntime, type RuntimeOptions } from '../../functions/shared/runtime';
 import { TEST_CREDENTIALS } from './dynamodb';
 
-/**
- * Read budgets for a test that reads many records, set as a stage sets them (SPEC 8): through
- * the functions' environment, at the largest value allowed.
- */
-export const MANY_READS = {
-  READ_BUDGET_CUSTOMERS: '100000',
-  READ_BUDGET_TRANSACTIONS: '100000',
-} as const;
+export { MANY_READS } from './budgets';
 
 /** The environment a function would have, pointed at emulators; `extra` as Lambda would set it. */
 export function functionEnv(

@@ -95,6 +95,11 @@ export interface components {
             message: "Internal server error";
             data: null;
         };
+        TooManyRequestsError: {
+            /** @constant */
+            message: "Too many requests";
+            data: null;
+        };
         ServiceUnavailableError: {
             /** @constant */
             message: "Service unavailable";
@@ -276,12 +281,25 @@ export interface components {
                 "application/json; charset=utf-8": components["schemas"]["UnauthorizedBody"];
             };
         };
-        /** @description API Gateway's throttle: more requests than the stage allows (by default 50 a second, bursts of 100, shared by all callers). No function runs; wait and retry with backoff. */
+        /** @description Your read budget for this route is used up (the function's envelope, with `Retry-After`: whole seconds until a read is free again; nothing is read), or API Gateway's throttle: more requests than the stage allows (by default 50 a second, bursts of 100, shared by all callers; `{"message":"Too Many Requests"}`, no function runs). Wait and retry. */
         TooManyRequests: {
             headers: {
+                /** @description Sent with the read-budget 429 only; seconds until a read is free again. */
+                "Retry-After"?: number;
+                /** @description Sent with the read-budget 429 only. */
+                "Cache-Control"?: "no-store";
+                /** @description Sent with the read-budget 429 only. */
+                "X-Content-Type-Options"?: "nosniff";
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "message": "Too many requests",
+                 *       "data": null
+                 *     }
+                 */
+                "application/json; charset=utf-8": components["schemas"]["TooManyRequestsError"];
                 /**
                  * @example {
                  *       "message": "Too Many Requests"
