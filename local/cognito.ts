@@ -23,6 +23,7 @@ import {
   ListGroupsCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { CUSTOMER_READERS_GROUP } from '../core/groups';
+import { withAccessControl, type LocalRouter } from './cognito-access';
 import { LOCALHOST } from './net';
 
 /** Password of every local demo user (local stack only; never deployed). */
@@ -202,7 +203,8 @@ async function startCognitoLocalServer(
     triggers,
   };
   const app = m.createServer(
-    m.Router(services),
+    // + AdminUserGlobalSignOut and disabled users refused (local/cognito-access.ts, SPEC 8).
+    withAccessControl(m.Router(services) as LocalRouter, services),
     logger,
     { development: false },
     services,

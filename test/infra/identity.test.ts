@@ -38,7 +38,7 @@ test('the pool is on the Plus plan with threat protection enforced', () => {
 
 const MINUTES: Record<string, number> = { seconds: 1 / 60, minutes: 1, hours: 60, days: 1440 };
 
-test('the one app client: no secret, USER_PASSWORD_AUTH and SRP only, tokens valid 1 hour at most', () => {
+test('the one app client: no secret, USER_PASSWORD_AUTH and SRP only, tokens valid 15 minutes at most', () => {
   const [, client] = onlyResource(s.json, 'AWS::Cognito::UserPoolClient');
   const p = client.Properties!;
   expect(p.UserPoolId).toEqual({ Ref: s.logicalId(s.stack.identity.userPool) });
@@ -53,8 +53,8 @@ test('the one app client: no secret, USER_PASSWORD_AUTH and SRP only, tokens val
   const accessMinutes = p.AccessTokenValidity * MINUTES[units.AccessToken ?? 'hours']!;
   const idMinutes = p.IdTokenValidity * MINUTES[units.IdToken ?? 'hours']!;
   expect(accessMinutes).toBeGreaterThan(0);
-  expect(accessMinutes).toBeLessThanOrEqual(60);
-  expect(idMinutes).toBeLessThanOrEqual(60);
+  expect(accessMinutes).toBeLessThanOrEqual(15); // SPEC 8
+  expect(idMinutes).toBeLessThanOrEqual(15);
   expect(p.EnableTokenRevocation).toBe(true);
   expect(p.PreventUserExistenceErrors).toBe('ENABLED');
 });

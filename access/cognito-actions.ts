@@ -1,0 +1,75 @@
+/** The Cognito side of ending access (SPEC 8), one call each, named as the runbook names them. */
+import {
+  AdminDisableUserCommand,
+  AdminListGroupsForUserCommand,
+  AdminRemoveUserFromGroupCommand,
+  AdminUserGlobalSignOutCommand,
+  ListGroupsCommand,
+  type CognitoIdentityProviderClient,
+} from '@aws-sdk/client-cognito-identity-provider';
+
+interface Pool {
+  readonly client: CognitoIdentityProviderClient;
+  readonly userPoolId: string;
+}
+
+/** Revokes every refresh token of the user: no new access or ID token from them. */
+export async function globalSignOut({ client, userPoolId }: Pool, username: string): Promise<void> {
+  await client.send(
+    new AdminUserGlobalSignOutCommand({ UserPoolId: userPoolId, Username: username }),
+  );
+}
+
+/** The user can no longer sign in (or refresh) until an administrator enables them again. */
+export async function disableUser({ client, userPoolId }: Pool, username: string): Promise<void> {
+  await client.send(new AdminDisableUserCommand({ UserPoolId: userPoolId, Username: username }));
+}
+
+/** Whether the pool has this group (ListGroups: cognito-local answers GetGroup of none with a 500). */
+export async function groupExists({ client, userPoolId }: Pool, group: string): Promise<boolean> {
+  let token: string | undefined;
+  do {
+    const page = await client.send(
+      new ListGroupsCommand({ UserPoolId: userPoolId, NextToken: token }),
+    );
+    if (page.Groups?.some((g) => g.GroupName === group)) return true;
+    token = page.NextToken;
+  } while (token);
+  return false;
+}
+
+/** Whether the user is in the group now. */
+export async function isMember(
+  { client, userPoolId }: Pool,
+  username: string,
+  group: string,
+): Promise<boolean> {
+  let token: string | undefined;
+  do {
+    const page = await client.send(
+      new AdminListGroupsForUserCommand({
+        UserPoolId: userPoolId,
+        Username: username,
+        NextToken: token,
+      }),
+    );
+    if (page.Groups?.some((g) => g.GroupName === group)) return true;
+    token = page.NextToken;
+  } while (token);
+  return false;
+}
+
+/** Tokens issued from now on (sign-in or refresh) no longer carry the group. */
+export async function removeFromGroup(
+  { client, userPoolId }: Pool,
+  username: string,
+  group: string,
+): Promise<void> {
+  await client.send(
+    new AdminRemoveUserFromGroupCommand({
+      UserPoolId: userPoolId,
+      Username: username,
+      GroupName: group,
+    }),
+  );
+}

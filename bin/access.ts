@@ -1,0 +1,41 @@
+/**
+ * `npm run access -- revoke|offboard <user>` and `npm run access -- remove-group <user> <group>`
+ * (SPEC 8): ends a staff user's access in the local stack, or in a deployed stage when
+ * USER_POOL_ID and TABLE_NAME are set (docs/operations.md, offboarding). The logic is in access/.
+ */
+import { accessTarget, TargetError } from '../access/target';
+import { UnknownUserError } from '../access/resolve-user';
+import { runVerb, VERBS, type Verb } from '../access/verbs';
+
+const USAGE =
+  'usage: npm run access -- revoke <user> | offboard <user> | remove-group <user> <group>\n' +
+  '  <user>: a Cognito username or e-mail address. The local stack, or a deployed stage with\n' +
+  '  USER_POOL_ID, TABLE_NAME and AWS_REGION set (stack outputs UserPoolId and TableName).';
+
+function fail(message: string, status = 1): never {
+  process.stderr.write(`access: ${message}\n`);
+  process.exit(status);
+}
+
+const [verb, user, group, ...rest] = process.argv.slice(2);
+if (!verb || !(VERBS as readonly string[]).includes(verb) || !user || user.startsWith('-'))
+  fail(USAGE, 2);
+if (verb === 'remove-group' ? !group || rest.length > 0 : group !== undefined) fail(USAGE, 2);
+
+let target;
+try {
+  target = accessTarget();
+} catch (error) {
+  if (error instanceof TargetError) fail(error.message);
+  throw error;
+}
+try {
+  const lines = await runVerb(target, { verb: verb as Verb, user, group });
+  process.stdout.write(`${lines.join('\n')}\n`);
+} catch (error) {
+  if (error instanceof UnknownUserError) fail(`${error.message}; nothing was changed`);
+  const e = error as Error;
+  fail(`${e.name}: ${e.message}`);
+} finally {
+  target.destroy();
+}

@@ -1,0 +1,360 @@
+/**
+ * `npm run access` (SPEC 8) against the local stack, run as a user runs it, with real tokens from
+ * the local Cognito: what each verb changes in Cognito and in the table, that an unknown user
+ * changes nothing, and (describe 'over HTTP') what the API then answers to the old tokens.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import {
+  AdminAddUserToGroupCommand,
+  AdminCreateUserCommand,
+  AdminGetUserCommand,
+  AdminListGroupsForUserCommand,
+  AdminSetUserPasswordCommand,
+  InitiateAuthCommand,
+  ListUsersCommand,
+  type CognitoIdentityProviderClient,
+} from '@aws-sdk/client-cognito-identity-provider';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { PROJECT_ROOT } from '../../local/gateway';
+import { CUSTOMER_READERS_GROUP } from '../../core/groups';
+import { cognitoClient, DEMO_PASSWORD } from '../../local/cognito';
+import { startLocalStack, type LocalStack } from '../../local/stack';
+
+const run = promisify(execFile);
+
+let dataDir: string;
+let stack: LocalStack;
+let cognito: CognitoIdentityProviderClient;
+let dynamoDb: DynamoDBClient;
+// Loaded once the stack has started: jest's ES module linker fails when this test and the stack's
+// own dynamic import load the SDK at the same time.
+let sdk: typeof import('@aws-sdk/client-dynamodb');
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'access-test-'));
+  stack = await startLocalStack({ port: 0, dataDir, inMemory: true, log: () => undefined });
+  cognito = cognitoClient(stack.cognito.endpoint);
+  sdk = await import('@aws-sdk/client-dynamodb');
+  dynamoDb = new sdk.DynamoDBClient({
+    region: 'us-east-1',
+    endpoint: stack.dynamoDbEndpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+}, 90_000);
+
+afterAll(async () => {
+  cognito?.destroy();
+  dynamoDb?.destroy();
+  await stack?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** `node --import tsx bin/access.ts <args>` against this test's stack, as `npm run access` runs it. */
+async function access(
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOCAL_DATA_DIR: dataDir };
+  for (const name of ['NODE_OPTIONS', 'USER_POOL_ID', 'TABLE_NAME']) delete env[name];
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'bin/access.ts', ...args],
+      { cwd: PROJECT_ROOT, env },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** A staff user of the local pool made for one test, so that tests do not share a user. */
+async function staffUser(
+  email: string,
+  groups: readonly string[] = [],
+): Promise<{ email: string; username: string; sub: string }> {
+  const userPoolId = stack.cognito.userPoolId;
+  await cognito.send(
+    new AdminCreateUserCommand({
+      UserPoolId: userPoolId,
+      Username: email,
+      UserAttributes: [
+        { Name: 'email', Value: email },
+        { Name: 'email_verified', Value: 'true' },
+      ],
+      MessageAction: 'SUPPRESS',
+      TemporaryPassword: DEMO_PASSWORD,
+    }),
+  );
+  await cognito.send(
+    new AdminSetUserPasswordCommand({
+      UserPoolId: userPoolId,
+      Username: email,
+      Password: DEMO_PASSWORD,
+      Permanent: true,
+    }),
+  );
+  for (const group of groups) {
+    await cognito.send(
+      new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: email, GroupName: group }),
+    );
+  }
+  const user = await cognito.send(
+    new AdminGetUserCommand({ UserPoolId: userPoolId, Username: email }),
+  );
+  const sub = user.UserAttributes!.find((a) => a.Name === 'sub')!.Value!;
+  return { email, username: user.Username!, sub };
+}
+
+interface Tokens {
+  access: string;
+  refresh: string;
+  iat: number;
+}
+
+async function signIn(email: string): Promise<Tokens> {
+  const result = await cognito.send(
+    new InitiateAuthCommand({
+      AuthFlow: 'USER_PASSWORD_AUTH',
+      ClientId: stack.cognito.clientId,
+      AuthParameters: { USERNAME: email, PASSWORD: DEMO_PASSWORD },
+    }),
+  );
+  const access = result.AuthenticationResult!.AccessToken!;
+  return { access, refresh: result.AuthenticationResult!.RefreshToken!, iat: claims(access).iat };
+}
+
+function claims(token: string): { iat: number; sub: string; [claim: string]: unknown } {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
+}
+
+async function refresh(refreshToken: string): Promise<string> {
+  const result = await cognito.send(
+    new InitiateAuthCommand({
+      AuthFlow: 'REFRESH_TOKEN_AUTH',
+      ClientId: stack.cognito.clientId,
+      AuthParameters: { REFRESH_TOKEN: refreshToken },
+    }),
+  );
+  return result.AuthenticationResult!.AccessToken!;
+}
+
+/** The user's access-state item, as numbers; undefined if none. */
+async function accessState(sub: string): Promise<Record<string, number> | undefined> {
+  const { Item } = await dynamoDb.send(
+    new sdk.GetItemCommand({
+      TableName: stack.tableName,
+      Key: { pk: { S: `USER#${sub}` }, sk: { S: 'ACCESS' } },
+      ConsistentRead: true,
+    }),
+  );
+  if (!Item) return undefined;
+  return Object.fromEntries(
+    Object.entries(Item)
+      .filter(([, v]) => v.N !== undefined)
+      .map(([k, v]) => [k, Number(v.N)]),
+  );
+}
+
+async function groupsOf(username: string): Promise<string[]> {
+  const { Groups } = await cognito.send(
+    new AdminListGroupsForUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: username }),
+  );
+  return (Groups ?? []).map((g) => g.GroupName!);
+}
+
+/** Everything the access command could change: every user with groups, every USER# item. */
+async function snapshot(): Promise<unknown> {
+  const { Users } = await cognito.send(
+    new ListUsersCommand({ UserPoolId: stack.cognito.userPoolId }),
+  );
+  const users = await Promise.all(
+    (Users ?? []).map(async (u) => ({
+      username: u.Username,
+      enabled: u.Enabled,
+      status: u.UserStatus,
+      groups: await groupsOf(u.Username!),
+    })),
+  );
+  const { Items } = await dynamoDb.send(
+    new sdk.ScanCommand({
+      TableName: stack.tableName,
+      FilterExpression: 'begins_with(pk, :p)',
+      ExpressionAttributeValues: { ':p': { S: 'USER#' } },
+      ConsistentRead: true,
+    }),
+  );
+  return { users: users.sort((a, b) => a.username!.localeCompare(b.username!)), items: Items };
+}
+
+const expectNotAuthorized = (promise: Promise<unknown>) =>
+  expect(promise).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+
+describe('in Cognito and in the table', () => {
+  test('the local access token carries sub, iat, username, token_use and cognito:groups', async () => {
+    const user = await staffUser('claims-check@example.com', [CUSTOMER_READERS_GROUP]);
+    const { access: token } = await signIn(user.email);
+    expect(claims(token)).toMatchObject({
+      sub: user.sub,
+      username: user.username,
+      token_use: 'access',
+      'cognito:groups': [CUSTOMER_READERS_GROUP],
+      iat: expect.any(Number),
+    });
+    expect(Number.isInteger(claims(token).iat)).toBe(true);
+  });
+
+  test('revoke: refresh tokens revoked, nbf after every token held, and a new sign-in works', async () => {
+    const user = await staffUser('revoke-cli@example.com', [CUSTOMER_READERS_GROUP]);
+    const before = await signIn(user.email);
+    expect(await refresh(before.refresh)).toEqual(expect.any(String)); // it did work
+
+    const result = await access('revoke', user.email);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain(`revoke: user ${user.username} (sub ${user.sub})`);
+    expect(result.stdout).toContain('AdminUserGlobalSignOut');
+    expect(result.stdout).not.toContain(before.access);
+    expect(result.stdout).not.toContain(before.refresh);
+
+    const state = await accessState(user.sub);
+    const nbf = state!.nbf!;
+    expect(nbf).toBeGreaterThanOrEqual(before.iat + 1);
+    expect(state!['nbf:customer-readers']).toBeUndefined();
+    // The command returned only once the clock reached nbf.
+    expect(Date.now()).toBeGreaterThanOrEqual(nbf * 1000);
+    await expectNotAuthorized(refresh(before.refresh));
+
+    const after = await signIn(user.email);
+    expect(after.iat).toBeGreaterThanOrEqual(nbf);
+    expect(await refresh(after.refresh)).toEqual(expect.any(String));
+    expect(await groupsOf(user.username)).toEqual([CUSTOMER_READERS_GROUP]);
+  });
+
+  test('revoke by Cognito username works the same', async () => {
+    const user = await staffUser('revoke-by-username@example.com');
+    const before = await signIn(user.email);
+    expect((await access('revoke', user.username)).code).toBe(0);
+    expect((await accessState(user.sub))!.nbf).toBeGreaterThan(before.iat);
+  });
+
+  test('offboard: disabled, sign-in and refresh fail, nbf after every token held', async () => {
+    const user = await staffUser('offboard-cli@example.com', [CUSTOMER_READERS_GROUP]);
+    const before = await signIn(user.email);
+
+    const result = await access('offboard', user.email);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain('AdminDisableUser');
+    expect(result.stdout).toContain('AdminUserGlobalSignOut');
+
+    const got = await cognito.send(
+      new AdminGetUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: user.username }),
+    );
+    expect(got.Enabled).toBe(false);
+    await expectNotAuthorized(signIn(user.email));
+    await expectNotAuthorized(refresh(before.refresh));
+    expect((await accessState(user.sub))!.nbf).toBeGreaterThanOrEqual(before.iat + 1);
+  });
+
+  test('remove-group: out of the group, nbf:customer-readers after every token held, refresh tokens kept', async () => {
+    const user = await staffUser('remove-group-cli@example.com', [CUSTOMER_READERS_GROUP]);
+    const before = await signIn(user.email);
+
+    const result = await access('remove-group', user.email, CUSTOMER_READERS_GROUP);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain('AdminRemoveUserFromGroup');
+
+    expect(await groupsOf(user.username)).toEqual([]);
+    const state = await accessState(user.sub);
+    expect(state!['nbf:customer-readers']).toBeGreaterThanOrEqual(before.iat + 1);
+    expect(state!.nbf).toBeUndefined();
+    // Their transaction reads go on: the refresh token still works, and mints tokens without the group.
+    const refreshed = await refresh(before.refresh);
+    expect(claims(refreshed)['cognito:groups']).toBeUndefined();
+  });
+
+  test('an unknown user: a non-zero exit, a message, and nothing changed in Cognito or the table', async () => {
+    await staffUser('bystander@example.com', [CUSTOMER_READERS_GROUP]);
+    const before = await snapshot();
+    for (const args of [
+      ['revoke', 'nobody@example.com'],
+      ['offboard', 'nobody@example.com'],
+      ['remove-group', 'nobody@example.com', CUSTOMER_READERS_GROUP],
+      ['revoke', '00000000-0000-4000-8000-000000000000'],
+    ]) {
+      const result = await access(...args);
+      expect([args, result.code]).toEqual([args, 1]);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^access: No such user in user pool .*nothing was changed\n$/);
+    }
+    const unknownGroup = await access('remove-group', 'bystander@example.com', 'no-such-group');
+    expect(unknownGroup.code).toBe(1);
+    expect(unknownGroup.stderr).toContain('No group no-such-group');
+    expect(await snapshot()).toEqual(before);
+  });
+
+  test.each([
+    [[]],
+    [['revoke']],
+    [['suspend', 'x@example.com']],
+    [['revoke', 'x@example.com', 'extra']],
+    [['remove-group', 'x@example.com']],
+  ])('usage errors exit 2: %j', async (args) => {
+    const result = await access(...args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('usage: npm run access --');
+  });
+});
+
+/**
+ * What the API answers once the command has run (SPEC 8: from the next request). These need the
+ * functions to read the access state on each GET.
+ */
+describe('over HTTP', () => {
+  async function status(path: string, token: string): Promise<number> {
+    const res = await fetch(`${stack.apiUrl}${path}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    await res.arrayBuffer();
+    return res.status;
+  }
+
+  test('revoke: the token that read gets 401 on both routes; a new sign-in reads again', async () => {
+    const user = await staffUser('revoke-http@example.com', [CUSTOMER_READERS_GROUP]);
+    const { access: token } = await signIn(user.email);
+    expect(await status('/transactions/1', token)).toBe(200);
+    expect(await status('/customers/1', token)).toBe(200);
+
+    expect((await access('revoke', user.email)).code).toBe(0);
+    expect(await status('/transactions/1', token)).toBe(401);
+    expect(await status('/customers/1', token)).toBe(401);
+
+    const { access: fresh } = await signIn(user.email);
+    expect(await status('/transactions/1', fresh)).toBe(200);
+    expect(await status('/customers/1', fresh)).toBe(200);
+  });
+
+  test('offboard: sign-in fails and the old tokens get 401 on both routes', async () => {
+    const user = await staffUser('offboard-http@example.com', [CUSTOMER_READERS_GROUP]);
+    const { access: token } = await signIn(user.email);
+    expect(await status('/transactions/1', token)).toBe(200);
+
+    expect((await access('offboard', user.email)).code).toBe(0);
+    await expectNotAuthorized(signIn(user.email));
+    expect(await status('/transactions/1', token)).toBe(401);
+    expect(await status('/customers/1', token)).toBe(401);
+  });
+
+  test('remove-group: the old token gets 403 on customers; its transaction reads go on', async () => {
+    const user = await staffUser('remove-group-http@example.com', [CUSTOMER_READERS_GROUP]);
+    const { access: token } = await signIn(user.email);
+    expect(await status('/customers/1', token)).toBe(200);
+
+    expect((await access('remove-group', user.email, CUSTOMER_READERS_GROUP)).code).toBe(0);
+    expect(await status('/customers/1', token)).toBe(403);
+    expect(await status('/transactions/1', token)).toBe(200);
+  });
+});
