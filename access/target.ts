@@ -3,11 +3,9 @@
  * TABLE_NAME are set (its stack outputs UserPoolId and TableName; AWS credentials and region from
  * the environment), otherwise the running local stack's (.local/state.json, or LOCAL_DATA_DIR).
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { LocalState } from '../local/stack';
+import { incompleteState, localDataDir, readLocalState } from '../local/state';
 
 export interface AccessTarget {
   readonly cognito: CognitoIdentityProviderClient;
@@ -25,11 +23,6 @@ export class TargetError extends Error {
 
 /** Credentials the local emulators accept (they check none). */
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
-
-export function localStateFile(env: NodeJS.ProcessEnv = process.env): string {
-  const dataDir = env.LOCAL_DATA_DIR || resolve(import.meta.dirname, '..', '.local');
-  return resolve(dataDir, 'state.json');
-}
 
 function make(
   cognito: CognitoIdentityProviderClient,
@@ -70,19 +63,18 @@ export function accessTarget(env: NodeJS.ProcessEnv = process.env): AccessTarget
       `user pool ${env.USER_POOL_ID}, table ${env.TABLE_NAME} (${region})`,
     );
   }
-  const file = localStateFile(env);
-  let state: Partial<LocalState>;
+  const dataDir = localDataDir(env);
+  let state;
   try {
-    state = JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
+    state = readLocalState(dataDir);
+  } catch (error) {
     throw new TargetError(
-      `The local stack is not running (no ${file}): start it with \`npm start\`, or set ` +
-        'USER_POOL_ID and TABLE_NAME for a deployed stage',
+      `${(error as Error).message}, or set USER_POOL_ID and TABLE_NAME for a deployed stage`,
     );
   }
   const { cognito, tableName, dynamoDbEndpoint } = state;
   if (!cognito?.endpoint || !cognito.userPoolId || !tableName || !dynamoDbEndpoint) {
-    throw new TargetError(`${file} is incomplete: restart \`npm start\``);
+    throw new TargetError(incompleteState(dataDir).message);
   }
   const local = { region: 'us-east-1', credentials: LOCAL_CREDENTIALS, ...io };
   return make(

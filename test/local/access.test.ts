@@ -19,7 +19,7 @@ import {
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { PROJECT_ROOT } from '../../local/gateway';
+import { PROJECT_ROOT } from '../../lib/project-root';
 import { CUSTOMER_READERS_GROUP } from '../../core/groups';
 import { cognitoClient, DEMO_PASSWORD } from '../../local/cognito';
 import { startLocalStack, type LocalStack } from '../../local/stack';
@@ -53,8 +53,9 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** `node --import tsx bin/access.ts <args>` against this test's stack, as `npm run access` runs it. */
-async function access(
+/** `node --import tsx bin/<name>.ts <args>` against this test's stack, as `npm run <name>` runs it. */
+async function command(
+  name: 'access' | 'audit',
   ...args: string[]
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, LOCAL_DATA_DIR: dataDir };
@@ -62,7 +63,7 @@ async function access(
   try {
     const { stdout, stderr } = await run(
       process.execPath,
-      ['--import', 'tsx', 'bin/access.ts', ...args],
+      ['--import', 'tsx', `bin/${name}.ts`, ...args],
       { cwd: PROJECT_ROOT, env },
     );
     return { code: 0, stdout, stderr };
@@ -71,6 +72,8 @@ async function access(
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
 }
+
+const access = (...args: string[]) => command('access', ...args);
 
 /** A staff user of the local pool made for one test, so that tests do not share a user. */
 async function staffUser(
@@ -356,5 +359,37 @@ describe('over HTTP', () => {
     expect((await access('remove-group', user.email, CUSTOMER_READERS_GROUP)).code).toBe(0);
     expect(await status('/customers/1', token)).toBe(403);
     expect(await status('/transactions/1', token)).toBe(200);
+  });
+
+  test('npm run audit: who read a customer, a transaction; what a user read (by e-mail or username)', async () => {
+    const user = await staffUser('audited-http@example.com', [CUSTOMER_READERS_GROUP]);
+    const { access: token } = await signIn(user.email);
+    expect(await status('/customers/1', token)).toBe(200);
+    expect(await status('/transactions/2', token)).toBe(200);
+    expect(await status('/customers/007', token)).toBe(400);
+
+    const lines = async (...args: string[]) => {
+      const result = await command('audit', ...args);
+      expect(result.code).toBe(0);
+      return result.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    };
+    const mine = (events: Record<string, unknown>[]) => events.filter((e) => e.sub === user.sub);
+    expect(mine(await lines('customer', '1')).map((e) => [e.route, e.status])).toEqual([
+      ['GET /customers/{customer_id}', 200],
+    ]);
+    expect(mine(await lines('transaction', '2')).map((e) => e.recordId)).toEqual(['2']);
+    for (const name of [user.email, user.username]) {
+      const events = await lines('user', name);
+      expect(events.map((e) => [e.entity, e.recordId, e.status])).toEqual([
+        ['customer', '1', 200],
+        ['transaction', '2', 200],
+        ['customer', null, 400],
+      ]);
+      expect(events.every((e) => e.sub === user.sub && e.username === user.username)).toBe(true);
+    }
+    expect((await command('audit', 'customer', '007')).code).not.toBe(0);
   });
 });

@@ -1,0 +1,37 @@
+/**
+ * The local stack's audit trail (SPEC 8): `.local/audit.jsonl`, one event a line as the functions
+ * wrote it (local/gateway-lambda.ts), and the questions `npm run audit` answers of it: who read
+ * this customer or transaction, and what did this user read. Oldest first, as written.
+ */
+import { createReadStream, existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { AuditEvent } from '../functions/shared/audit';
+import { parseCanonicalId } from '../core/ids';
+
+export type AuditQuery =
+  | { by: 'customer' | 'transaction'; id: string }
+  /** A user by any of the names an event may carry: the `sub` or the username. */
+  | { by: 'user'; names: readonly string[] };
+
+export const AUDIT_KINDS = ['customer', 'transaction', 'user'] as const;
+
+export function matches(event: AuditEvent, query: AuditQuery): boolean {
+  if (query.by === 'user')
+    return query.names.some((name) => name === event.sub || name === event.username);
+  return event.entity === query.by && event.recordId === query.id;
+}
+
+/** A record id as the events hold it, or undefined when `raw` is not one (SPEC 3.3). */
+export function recordIdOf(raw: string): string | undefined {
+  return parseCanonicalId(raw)?.toString();
+}
+
+/** Every event of the file that the query selects, oldest first; none when there is no file. */
+export async function* auditEvents(file: string, query: AuditQuery): AsyncGenerator<string> {
+  if (!existsSync(file)) return;
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (line.trim() === '') continue;
+    if (matches(JSON.parse(line) as AuditEvent, query)) yield line;
+  }
+}
