@@ -7,6 +7,7 @@
  * https://docs.aws.amazon.com/AmazonS3/latest/API/sigv4-query-string-auth.html
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { encodeRfc3986 } from '../core/file-keys';
 
 export type PresignCheck =
   | { ok: true }
@@ -25,14 +26,6 @@ export interface PresignedRequest {
   /** Path and query exactly as received, e.g. `/bucket/key.png?X-Amz-Algorithm=...`. */
   url: string;
   headers: Record<string, string | string[] | undefined>;
-}
-
-/** RFC 3986 encoding as SigV4 wants it (unreserved characters only are left as they are). */
-function encode(value: string): string {
-  return encodeURIComponent(value).replace(
-    /[!'()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
 }
 
 function decode(value: string): string {
@@ -139,11 +132,11 @@ export function verifyPresigned(
   };
   const canonicalPath = rawPath
     .split('/')
-    .map((segment) => encode(decode(segment)))
+    .map((segment) => encodeRfc3986(decode(segment)))
     .join('/');
   const canonicalQuery = params
     .filter(([name]) => name !== 'X-Amz-Signature')
-    .map(([name, value]) => [encode(name), encode(value)] as const)
+    .map(([name, value]) => [encodeRfc3986(name), encodeRfc3986(value)] as const)
     .sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0))
     .map(([name, value]) => `${name}=${value}`)
     .join('&');
