@@ -29,7 +29,9 @@ import { routes } from '../../lib/routes';
 import { PROJECT_ROOT } from '../../lib/project-root';
 import { customer, line, transaction } from '../fixtures';
 import { startTestTable } from '../support/dynamodb';
-import { apiEvent } from '../support/events';
+import { apiEvent, testClaims } from '../support/events';
+import { accessStateKey } from '../../core/access-state';
+import { windowStart } from '../../core/read-budgets';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'lambda-bundles-'));
@@ -234,19 +236,31 @@ describe('signing', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  test('the bundle signs its Query byte for byte as the same function with the stock SDK chain does', async () => {
+  test('the bundle signs its Query and access-state request byte for byte as the same function with the stock SDK chain does', async () => {
     const env = lambdaEnv({ ...CREDENTIALS, DYNAMODB_ENDPOINT: endpoint });
-    const answer = await invoke('GetTransaction', EVENTS.GetTransaction, env);
-    expect(answer.statusCode).toBe(404); // the capture server holds nothing
-    const ours = seen.pop()!;
+    /** The requests of one GET, by operation. */
+    const requestsOf = async (bundle: string) => {
+      seen.length = 0;
+      const answer = await invoke(bundle, EVENTS.GetTransaction, env);
+      expect(answer.statusCode).toBe(404); // the capture server holds nothing
+      return Object.fromEntries(
+        seen.splice(0).map((r) => [String(r.headers['x-amz-target']), r] as const),
+      );
+    };
+    const ours = await requestsOf('GetTransaction');
+    expect(Object.keys(ours).sort()).toEqual([
+      'DynamoDB_20120810.Query',
+      'DynamoDB_20120810.UpdateItem',
+    ]);
     // The same function bundled the stock way, its SDK default chain finding the same
-    // environment, sends the same GET's Query at the same fixed instant.
-    await invoke(STOCK_BUNDLE, EVENTS.GetTransaction, env);
-    const stock = seen.pop()!;
-    expect(ours.headers.authorization).toMatch(
-      /^AWS4-HMAC-SHA256 Credential=ASIABUNDLETEST\/20260102\/us-east-1\/dynamodb\/aws4_request, SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]{64}$/,
-    );
-    expect(ours.headers['x-amz-security-token']).toBe('bundle-test-session');
+    // environment, sends the same GET's requests at the same fixed instant.
+    const stock = await requestsOf(STOCK_BUNDLE);
+    for (const request of Object.values(ours)) {
+      expect(request.headers.authorization).toMatch(
+        /^AWS4-HMAC-SHA256 Credential=ASIABUNDLETEST\/20260102\/us-east-1\/dynamodb\/aws4_request, SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]{64}$/,
+      );
+      expect(request.headers['x-amz-security-token']).toBe('bundle-test-session');
+    }
     expect(ours).toEqual(stock);
   });
 });
@@ -314,7 +328,7 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
     initError?: string;
     errors: { name: string; className: string; message: string }[];
     /** The functions' own JSON log lines. */
-    logs: { status?: number; errorName?: string }[];
+    logs: { message?: string; status?: number; errorName?: string }[];
   }
 
   async function observe(route: string, event: unknown, env: NodeJS.ProcessEnv): Promise<Outcome> {
@@ -344,6 +358,8 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
     apiEvent('GET /transactions/{transaction_id}', { transaction_id: id }, claims);
 
   const CORRUPT_ID = 160;
+  const OVER_BUDGET_SUB = 'over-budget-sub';
+  const HOUR = 3600;
   /** One way to make each error class happen, and what the caller or Lambda sees of it. */
   const SCENARIOS: {
     className: string;
@@ -375,7 +391,11 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
       className: 'ForbiddenError',
       route: 'GetCustomer',
       event: () =>
-        apiEvent('GET /customers/{customer_id}', { customer_id: '7' }, { token_use: 'access' }),
+        apiEvent(
+          'GET /customers/{customer_id}',
+          { customer_id: '7' },
+          testClaims({ 'cognito:groups': '[]' }),
+        ),
       env,
       message: 'Forbidden',
       status: 403,
@@ -406,6 +426,23 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
       status: 500,
     },
     {
+      className: 'TooManyRequestsError',
+      route: 'GetTransaction',
+      // The user whose counter (written below) is at the budget of 1 in this hour's window.
+      event: () => txn('1', testClaims({ sub: OVER_BUDGET_SUB })),
+      env: () => env({ READ_BUDGET_TRANSACTIONS: '1', READ_BUDGET_WINDOW_SECONDS: String(HOUR) }),
+      message: 'Too many requests',
+      status: 429,
+    },
+    {
+      className: 'ReadBudgetError',
+      route: 'GetTransaction',
+      event: () => txn('1'),
+      env: () => env({ READ_BUDGET_TRANSACTIONS: '0' }),
+      message: /^READ_BUDGET_TRANSACTIONS must be a whole number/,
+      init: true,
+    },
+    {
       className: 'ConfigError',
       route: 'GetTransaction',
       event: () => txn('1'),
@@ -433,6 +470,22 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
           sk: { S: 'TXN' },
           id: { N: String(CORRUPT_ID) },
           total_amount: { N: '1.5' },
+          v: { S: '00000000000abcd' },
+          n: { N: '0' },
+        },
+      }),
+    );
+    // A user who has read once in this hour's window and the next (the scenario may cross one).
+    const window = windowStart(Math.floor(Date.now() / 1000), HOUR);
+    const key = accessStateKey(OVER_BUDGET_SUB);
+    await table.client.send(
+      new PutItemCommand({
+        TableName: table.tableName,
+        Item: {
+          pk: { S: key.pk },
+          sk: { S: key.sk },
+          [`count:transaction:${window}`]: { N: '1' },
+          [`count:transaction:${window + HOUR}`]: { N: '1' },
         },
       }),
     );
@@ -480,7 +533,7 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
     ['ServiceUnavailableError', 503],
     ['CorruptRecordError', 500],
   ])('%s: the request log line with status %i names it in errorName', (className, status) => {
-    const requestLines = outcomes.get(className)!.logs.filter((l) => l.status !== undefined);
+    const requestLines = outcomes.get(className)!.logs.filter((l) => l.message === 'request');
     expect(requestLines).toEqual([expect.objectContaining({ status, errorName: className })]);
   });
 });
