@@ -361,6 +361,21 @@ describe('over HTTP', () => {
     expect(await status('/transactions/1', token)).toBe(200);
   });
 
+  test('a read budget met over HTTP: the next read is a 429 with Retry-After; the other route reads on', async () => {
+    // The local stack runs with the default budgets (SPEC 8): 60 customer reads per 5 minutes.
+    const user = await staffUser('budget-http@example.com', [CUSTOMER_READERS_GROUP]);
+    const { access: token } = await signIn(user.email);
+    for (let i = 0; i < 60; i += 1) expect(await status('/customers/1', token)).toBe(200);
+    const res = await fetch(`${stack.apiUrl}/customers/1`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.status).toBe(429);
+    expect(await res.json()).toEqual({ message: 'Too many requests', data: null });
+    const retryAfter = Number(res.headers.get('retry-after'));
+    expect(retryAfter >= 1 && retryAfter <= 300).toBe(true);
+    expect(await status('/transactions/1', token)).toBe(200);
+  });
+
   test('npm run audit: who read a customer, a transaction; what a user read (by e-mail or username)', async () => {
     const user = await staffUser('audited-http@example.com', [CUSTOMER_READERS_GROUP]);
     const { access: token } = await signIn(user.email);
