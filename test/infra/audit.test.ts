@@ -7,29 +7,15 @@
 import { AUDIT_QUERIES, AUDIT_QUERY_PLACEHOLDERS, TOP_READERS } from '../../lib/audit';
 import { routes } from '../../lib/routes';
 import {
+  bothStages,
   onlyResource,
   resourcesOf,
-  synthesize,
   type CfnTemplate,
   type Json,
   type Synthesized,
-  DISPOSABLE_DEV_CONTEXT,
 } from './synth';
 
-let prod: Synthesized;
-let dev: Synthesized;
-beforeAll(() => {
-  prod = synthesize();
-  dev = synthesize({ context: DISPOSABLE_DEV_CONTEXT });
-});
-afterAll(() => {
-  prod?.cleanup();
-  dev?.cleanup();
-});
-const stages = [
-  ['default stage', () => prod],
-  ['disposable dev stage', () => dev],
-] as const;
+const stages = bothStages();
 
 const list = <T>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
 
@@ -52,7 +38,7 @@ function statementsOf(json: CfnTemplate, roleId: string): Json[] {
 }
 
 test('access and ID tokens live 15 minutes; refresh tokens 12 hours', () => {
-  for (const s of [prod, dev]) {
+  for (const s of stages.map(([, get]) => get())) {
     const [, client] = onlyResource(s.json, 'AWS::Cognito::UserPoolClient');
     const p = client.Properties!;
     const seconds = { seconds: 1, minutes: 60, hours: 3600, days: 86400 } as Record<string, number>;

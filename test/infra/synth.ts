@@ -92,3 +92,24 @@ export function onlyResource(json: CfnTemplate, type: string): [string, CfnResou
   if (found.length !== 1) throw new Error(`expected one ${type}, found ${found.length}`);
   return found[0]!;
 }
+
+/**
+ * The default stage and a disposable dev stage, synthesized once for the calling test file:
+ * `describe.each(bothStages())('%s', (name, get) => ...)`.
+ */
+export function bothStages() {
+  let prod: Synthesized | undefined;
+  let dev: Synthesized | undefined;
+  beforeAll(() => {
+    prod = synthesize();
+    dev = synthesize({ context: DISPOSABLE_DEV_CONTEXT });
+  });
+  afterAll(() => {
+    prod?.cleanup();
+    dev?.cleanup();
+  });
+  return [
+    ['default stage', () => prod!],
+    ['disposable dev stage', () => dev!],
+  ] as const;
+}
