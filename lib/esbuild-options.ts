@@ -7,11 +7,9 @@
  * `cdk synth` writes. An option the translation does not know throws, so the two cannot drift
  * apart silently.
  */
-import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
-
-const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+import { PROJECT_ROOT } from './project-root';
 
 /** Options that do not change the bundle (where it is built, or Docker's platform). */
 const NO_EFFECT = new Set(['forceDockerBundling', 'platform']);
