@@ -538,8 +538,22 @@ test('no log line of the run holds personal data, a token, a presigned URL or a 
     'CorruptRecordError',
     'CorruptRecordError',
   ]);
+  // SPEC 8: exactly one audit event per request that reached a function, with its outcome.
+  const audits = captured
+    .filter((c) => c.source === 'stdout')
+    .map((c) => JSON.parse(c.line) as Record<string, unknown>)
+    .filter((l) => l.message === 'audit');
+  expect(audits).toHaveLength(functions.length);
+  const auditOf = new Map(audits.map((a) => [a.requestId, a]));
+  for (const f of functions) {
+    expect(auditOf.get(f.requestId)).toMatchObject({
+      status: f.status,
+      apiRequestId: f.apiRequestId,
+      route: f.route,
+    });
+  }
   realWrite.stdout.call(
     process.stdout,
-    `log lines scanned: ${captured.length} (gateway ${gateway.length}, functions ${functions.length}, other ${captured.length - gateway.length - functions.length}); values looked for: ${forbidden.length}\n`,
+    `log lines scanned: ${captured.length} (gateway ${gateway.length}, functions ${functions.length}, audit events ${audits.length}, other ${captured.length - gateway.length - functions.length - audits.length}); values looked for: ${forbidden.length}\n`,
   );
 });
