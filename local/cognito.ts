@@ -66,7 +66,9 @@ export function cognitoClient(endpoint: string): CognitoIdentityProviderClient {
     endpoint,
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    maxAttempts: 1,
+    // The SDK's retries, as against AWS: a kept-alive connection the emulator's server closes
+    // while idle is reset under the next request (ECONNRESET), and is worth one more try.
+    maxAttempts: 3,
   });
 }
 
