@@ -4,7 +4,7 @@
  * production bundles, plus `GET /reference/{pk}` served by the warm reference bundle
  * (bench/reference-read.ts: the raw Query and the raw access-state UpdateItem, sent together)
  * behind the same authorizer. The functions run with the benchmark's read budgets
- * (BENCH_READ_BUDGETS: the largest allowed), so that no measured request meets a 429. Talks to the benchmark over IPC: sends `{ apiUrl, tokens }` when ready, stops on
+ * (STACK_READ_BUDGETS: the largest allowed), so that no measured request meets a 429. Talks to the benchmark over IPC: sends `{ apiUrl, tokens }` when ready, stops on
  * `stop`.
  */
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import type { LambdaHandler } from '../../local/gateway';
 import { startLocalStack } from '../../local/stack';
 import { routes, type Route } from '../../lib/routes';
 import { REFERENCE_READ } from '../bundle-names';
-import { BENCH_READ_BUDGETS } from '../config';
+import { STACK_READ_BUDGETS } from '../config';
 
 const [dataDir, seedFile, bundlesDir] = process.argv.slice(2) as [string, string, string];
 
@@ -28,7 +28,7 @@ const stack = await startLocalStack({
   dataDir,
   inMemory: true,
   seedFile,
-  env: { ...process.env, ...BENCH_READ_BUDGETS },
+  env: { ...process.env, ...STACK_READ_BUDGETS },
   log: () => {},
   routes: [...routes, REFERENCE_ROUTE],
   loadHandler: async (route) => {

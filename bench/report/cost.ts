@@ -14,10 +14,10 @@ export function renderCost(r: Results): ReportPart | undefined {
   const cases = Object.values(r.cost);
   budgets.push([
     "One DynamoDB round trip per GET: the record's Query and the access-state UpdateItem, sent together",
-    cases
+    Object.entries(r.cost)
       .map(
-        (c) =>
-          `Query ${perGet(c, 'Query').toFixed(2)} + UpdateItem ${perGet(c, 'UpdateItem').toFixed(2)} per GET, ${c.overlappedGets}/${c.gets} overlapped`,
+        ([name, c]) =>
+          `${name}: Query ${perGet(c, 'Query').toFixed(2)} + UpdateItem ${perGet(c, 'UpdateItem').toFixed(2)} per GET, ${c.overlappedGets}/${c.gets} overlapped`,
       )
       .join('; '),
     yes(
@@ -34,7 +34,7 @@ export function renderCost(r: Results): ReportPart | undefined {
     '',
     '## 5. DynamoDB cost per GET',
     '',
-    `Requests counted by an HTTP proxy between the production handler and DynamoDB Local, ${r.config.repeat} GETs one after another per case. A GET is one round trip (SPEC 6.1): the record's Query and the caller's access-state UpdateItem, sent together; overlapped counts the GETs whose second request reached the proxy before the answer to the first came back from DynamoDB Local. The Query and the UpdateItem the handler sent are then sent again with \`ReturnConsumedCapacity: TOTAL\` (read and write capacity units; the reference's Query of the same item collection likewise).`,
+    `Requests counted by an HTTP proxy between the production handler and DynamoDB Local, ${r.config.repeat} GETs one after another per case. A GET is one round trip (SPEC 6.1): the record's Query and the caller's access-state UpdateItem, sent together; overlapped counts the GETs whose second request reached the proxy before the answer to the first was handed back (the proxy holds each answer until both of a GET's requests have arrived, 250 ms at most: requests sent together overlap however busy the machine is, a request sent only after the other's answer never does). The Query and the UpdateItem the handler sent are then sent again with \`ReturnConsumedCapacity: TOTAL\` (read and write capacity units; the reference's Query of the same item collection likewise).`,
     '',
     table(
       [

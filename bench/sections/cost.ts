@@ -27,6 +27,7 @@ const REQUESTS_PER_GET = 2;
 /**
  * How long the proxy holds an answer waiting for the rest of its GET's requests: far longer than
  * two requests sent together are apart, even on a busy machine (this section does not time).
+ * report/cost.ts states it.
  */
 const GATHER_MS = 250;
 
