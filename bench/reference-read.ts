@@ -46,9 +46,12 @@ export const access = (pk: string, sub: string) => {
   );
 };
 
-/** The Query and the access-state request of one GET, sent together; the Query's items. */
+/**
+ * The access-state request and the Query of one GET, sent together (in the handler's order:
+ * functions/shared/record-handler.ts); the Query's items.
+ */
 export const read = async (pk: string, sub: string) => {
-  const [{ Items }] = await Promise.all([query(pk), access(pk, sub)]);
+  const [, { Items }] = await Promise.all([access(pk, sub), query(pk)]);
   return Items;
 };
 

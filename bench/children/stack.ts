@@ -4,8 +4,8 @@
  * production bundles, plus `GET /reference/{pk}` served by the warm reference bundle
  * (bench/reference-read.ts: the raw Query and the raw access-state UpdateItem, sent together)
  * behind the same authorizer. The functions run with the benchmark's read budgets
- * (STACK_READ_BUDGETS: the largest allowed), so that no measured request meets a 429. Talks to the benchmark over IPC: sends `{ apiUrl, tokens }` when ready, stops on
- * `stop`.
+ * (STACK_READ_BUDGETS: the largest allowed, in 30 s windows), so that no measured request meets
+ * a 429. Talks to the benchmark over IPC: sends `{ apiUrl, tokens }` when ready, stops on `stop`.
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
