@@ -5,9 +5,14 @@
 
 /** The reference: only DynamoDBDocumentClient and one QueryCommand (bench/reference.ts). */
 export const REFERENCE = 'Reference';
+/**
+ * The warm reference: the same client's raw Query and raw access-state UpdateItem, sent together
+ * (bench/reference-read.ts); a bundle apart so that `Reference` stays the cold-start floor.
+ */
+export const REFERENCE_READ = 'ReferenceRead';
 /** The variants that are measured for comparison, not deployed. */
 export const WITH_SOURCE_MAPS = 'GetTransaction+maps';
 export const CDK_DEFAULT = 'CdkDefault';
 
 export const isDeployed = (name: string) =>
-  ![REFERENCE, WITH_SOURCE_MAPS, CDK_DEFAULT].includes(name);
+  ![REFERENCE, REFERENCE_READ, WITH_SOURCE_MAPS, CDK_DEFAULT].includes(name);

@@ -5,6 +5,9 @@
  * - `Reference`, the stock floor: bench/reference.ts (one DynamoDB Document Client, one Query)
  *   bundled as a plain project ships the stock SDK: BUNDLING without the credential alias, so
  *   with the SDK's whole default credential chain, and no source map;
+ * - `ReferenceRead`, the warm reference: bench/reference-read.ts (the same client and Query, plus
+ *   the raw access-state UpdateItem, sent together), bundled as `Reference`; a bundle of its own,
+ *   so that the floor stays one Document Client and one Query (it is not in the cold sections);
  * - `GetTransaction+maps`: the production bundle with a linked source map, run with
  *   `--enable-source-maps` (what the functions deployed before), to price runtime source maps;
  * - `CdkDefault`: the GetTransaction function as a default `NodejsFunction` builds it (CommonJS,
@@ -19,10 +22,10 @@ import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { BUNDLING } from '../lib/api-function';
 import { esbuildOptions } from '../lib/esbuild-options';
 import { routes } from '../lib/routes';
-import { CDK_DEFAULT, REFERENCE, WITH_SOURCE_MAPS } from './bundle-names';
+import { CDK_DEFAULT, REFERENCE, REFERENCE_READ, WITH_SOURCE_MAPS } from './bundle-names';
 
 export interface Bundle {
-  /** `GetTransaction`, `GetCustomer`, `Reference`, `GetTransaction+maps` or `CdkDefault`. */
+  /** `GetTransaction`, `GetCustomer`, `Reference`, `ReferenceRead`, `GetTransaction+maps` or `CdkDefault`. */
   name: string;
   entry: string;
   /** index.mjs, or index.js for CommonJS */
@@ -56,6 +59,12 @@ export async function buildBundles(outDir: string): Promise<Bundle[]> {
       {
         name: REFERENCE,
         entry: 'bench/reference.ts',
+        bundling: STOCK,
+        nodeOptions: DEPLOYED_NODE_OPTIONS,
+      },
+      {
+        name: REFERENCE_READ,
+        entry: 'bench/reference-read.ts',
         bundling: STOCK,
         nodeOptions: DEPLOYED_NODE_OPTIONS,
       },

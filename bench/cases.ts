@@ -11,6 +11,16 @@ export const SMALL_TXN = 1;
 export const LARGE_TXN = 2;
 export const CUSTOMER = 5;
 
+/** The caller of the handlers' events (`sub` claim): the access-state item the GETs count on. */
+export const BENCH_SUB = '00000000-0000-0000-0000-000000000000';
+/**
+ * The warm reference's caller: its own access-state item, so that the reference's UpdateItem
+ * and the handler's never count on (or contend for) the same item.
+ */
+export const REFERENCE_SUB = '00000000-0000-0000-0000-0000000000ff';
+/** `iat` of the events' token: whole epoch seconds, as a string, as API Gateway passes claims. */
+export const BENCH_IAT = '1735689600';
+
 /** An API Gateway payload 2.0 event as the JWT authorizer hands it over, from a client on AWS. */
 export function benchEvent(routeKey: string, pathParameters: Record<string, string>) {
   return buildApiEvent({
@@ -26,7 +36,9 @@ export function benchEvent(routeKey: string, pathParameters: Record<string, stri
       'x-forwarded-proto': 'https',
     },
     claims: {
-      sub: '00000000-0000-0000-0000-000000000000',
+      sub: BENCH_SUB,
+      iat: BENCH_IAT,
+      username: 'bench',
       token_use: 'access',
       'cognito:groups': '[customer-readers]',
       client_id: 'bench',
@@ -42,6 +54,7 @@ const transactionCase = (name: string, id: number): Case => ({
   name,
   event: benchEvent('GET /transactions/{transaction_id}', { transaction_id: String(id) }),
   pk: `TXN#${id}`,
+  referenceSub: REFERENCE_SUB,
 });
 
 export const CASES: Record<string, Case> = {
@@ -51,6 +64,7 @@ export const CASES: Record<string, Case> = {
     name: 'customer',
     event: benchEvent('GET /customers/{customer_id}', { customer_id: String(CUSTOMER) }),
     pk: `CUS#${CUSTOMER}`,
+    referenceSub: REFERENCE_SUB,
   },
 };
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../lib/project-root';
 import { DEPLOYED_NODE_OPTIONS } from './bundles';
-import { BUCKET, TABLE } from './config';
+import { BENCH_READ_BUDGETS, BUCKET, TABLE } from './config';
 
 /** The environment of a function in Lambda, as far as the SDK and the code look at it. */
 export function lambdaEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -22,6 +22,7 @@ export function lambdaEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv
     BUCKET_NAME: BUCKET,
     SIGNATURE_URL_TTL_SECONDS: '300',
     DISPLAY_TIME_ZONE: 'UTC',
+    ...BENCH_READ_BUDGETS,
     // Lambda's own module path: where a default CDK function finds the SDK the runtime provides
     // (/var/runtime/node_modules there, the project's node_modules here).
     NODE_PATH: join(PROJECT_ROOT, 'node_modules'),

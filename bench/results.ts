@@ -31,9 +31,10 @@ export interface Results {
     string,
     { respondedAt: Summary; requestMs: Summary; paired: { respondedAt: number } }
   >;
+  /** The handler against the warm reference (bench/reference-read.ts: raw Query + raw access-state UpdateItem, together). */
   warm?: Record<
     string,
-    { handler: Summary; query: Summary; cpuMicros: { handler: number; query: number } }
+    { handler: Summary; reference: Summary; cpuMicros: { handler: number; reference: number } }
   >;
   /** µs per call of a warm GET's steps, by case and step. */
   breakdown?: Record<string, Record<string, number>>;
@@ -43,9 +44,13 @@ export interface Results {
       gets: number;
       requests: number;
       operations: Record<string, number>;
+      /** GETs whose requests overlapped in time (each sent before the answer to the one before). */
+      overlappedGets: number;
       consistentRead: boolean;
       items: number;
+      /** Read capacity of the handler's Query, write capacity of its access-state UpdateItem. */
       capacityUnits: number;
+      writeCapacityUnits: number;
       referenceCapacityUnits: number;
       responseBytes: number;
     }

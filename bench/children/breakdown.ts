@@ -1,10 +1,11 @@
 /**
  * Where a warm GET's own time goes: the handler with DynamoDB stubbed out (the stub hands over
- * the items as the low-level client's Query does, in DynamoDB's wire form), and each of its steps
+ * the items as the low-level client's Query does, in DynamoDB's wire form, and answers the
+ * access-state UpdateItem with an empty item), and each of its steps
  * on its own, in µs per call on the source modules (run with tsx). Prints one `BENCH {json}` line.
  */
 import { buildLambdaContext } from '../../local/api-event';
-import { benchEvent } from '../cases';
+import { BENCH_IAT, BENCH_SUB, benchEvent } from '../cases';
 
 Object.assign(process.env, {
   TABLE_NAME: 'bench',
@@ -45,7 +46,8 @@ const config = loadConfig(process.env);
 const client = createTableClient({ region: config.region });
 const runtime = createRuntime(config, { client });
 const handler = createHandler(runtime);
-const stub = client as unknown as { send: () => Promise<unknown> };
+const stub = client as unknown as { send: (command: { input: object }) => Promise<unknown> };
+const caller = { sub: BENCH_SUB, issuedAt: Number(BENCH_IAT) };
 
 const out: Record<string, Record<string, number>> = {};
 for (const lines of [1, 50]) {
@@ -56,15 +58,24 @@ for (const lines of [1, 50]) {
   const wire = [...written.children, written.head].map((item) => marshall(item));
   const keys = new Set(['pk', 'sk']);
   const items = () => wire.map((w) => fromAttributes(w, keys));
-  stub.send = async () => ({ Items: wire });
+  // The access-state UpdateItem answered as for a caller with no "not before" instants.
+  stub.send = async (command) =>
+    'UpdateExpression' in command.input ? { Attributes: {} } : { Items: wire };
+  // The handler answers 200 through the stub (claims complete, access state empty), or nothing
+  // below measures a GET.
+  const answer = await handler(event, context);
+  if (answer.statusCode !== 200)
+    throw new Error(`the stubbed handler answered ${answer.statusCode}: ${answer.body}`);
   // Read through the stub as the handler reads it.
   const stored = (await runtime.store.readRecord(TRANSACTION, 1n))!;
   const record = await toApiRecord(TRANSACTION, stored, runtime);
   out[`transaction (${lines} line${lines > 1 ? 's' : ''})`] = {
-    'handler, DynamoDB stubbed (the items in wire form, as the Query answers)': await time(() =>
-      handler(event, context),
-    ),
+    'handler, DynamoDB stubbed (the Query: items in wire form; the UpdateItem: an empty item)':
+      await time(() => handler(event, context)),
     'of which: the items from wire form, integers as bigint': await time(items),
+    'of which: the access-state request (stubbed)': await time(() =>
+      runtime.access.check(caller, TRANSACTION),
+    ),
     'unmarshall as the reference does (numbers)': await time(() => wire.map((w) => unmarshall(w))),
     'validate the stored record and map it (no URL)': await time(() =>
       toApiRecord(TRANSACTION, stored, { ...runtime, presign: async () => null }),

@@ -19,6 +19,8 @@ export interface Case {
   event: unknown;
   /** The item collection's partition key, for the reference. */
   pk: string;
+  /** The warm reference's caller: the access-state item its UpdateItem counts on. */
+  referenceSub: string;
 }
 
 export type Spec =
@@ -26,7 +28,10 @@ export type Spec =
   | { mode: 'cold'; bundle: string }
   /** Import the bundle and answer one request (`reference`: the bundle is the reference). */
   | { mode: 'first'; bundle: string; reference: boolean; case: Case }
-  /** Warm: each case's handler against the reference's raw Query, alternately. */
+  /**
+   * Warm: each case's handler against the warm reference (`referenceBundle`'s `read`: the raw
+   * Query and the raw access-state UpdateItem, sent together), alternately.
+   */
   | {
       mode: 'warm';
       bundle: string;
@@ -39,7 +44,8 @@ export type Spec =
   | { mode: 'repeat'; bundle: string; cases: Case[]; times: number };
 
 type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string }>;
-type Query = (pk: string) => Promise<{ Items?: unknown[] }>;
+/** bench/reference-read.ts `read`: the Query's items. */
+type Read = (pk: string, sub: string) => Promise<unknown[] | undefined>;
 
 const started = performance.now();
 const spec = JSON.parse(process.argv[2]!) as Spec;
@@ -89,19 +95,19 @@ async function first(spec: SpecOf<'first'>) {
   };
 }
 
-/** One case: the handler and the raw Query alternately, after `warmup` unmeasured rounds. */
-async function warmCase(handler: Handler, query: Query, c: Case, spec: SpecOf<'warm'>) {
+/** One case: the handler and the reference's read alternately, after `warmup` unmeasured rounds. */
+async function warmCase(handler: Handler, read: Read, c: Case, spec: SpecOf<'warm'>) {
   const handlerMs: number[] = [];
-  const queryMs: number[] = [];
+  const referenceMs: number[] = [];
   // CPU time of this process per call (user + system, µs): what the call itself costs,
   // whatever else the machine is doing meanwhile.
-  const cpu = { handler: 0, query: 0 };
+  const cpu = { handler: 0, reference: 0 };
   const gc = (globalThis as { gc?: () => void }).gc;
   for (let i = 0; i < spec.warmup + spec.iterations; i += 1) {
     if (i === spec.warmup) gc?.();
     const measured = i >= spec.warmup;
     // Alternate which goes first, so that neither always runs on a just-used connection.
-    for (const which of i % 2 ? ['query', 'handler'] : ['handler', 'query']) {
+    for (const which of i % 2 ? ['reference', 'handler'] : ['handler', 'reference']) {
       const usage = process.cpuUsage();
       const t = performance.now();
       if (which === 'handler') {
@@ -109,28 +115,31 @@ async function warmCase(handler: Handler, query: Query, c: Case, spec: SpecOf<'w
         if (measured) handlerMs.push(performance.now() - t);
         expectOk(result, c.name);
       } else {
-        const { Items } = await query(c.pk);
-        if (measured) queryMs.push(performance.now() - t);
-        if (!Items?.length) throw new Error(`no items under ${c.pk}`);
+        const items = await read(c.pk, c.referenceSub);
+        if (measured) referenceMs.push(performance.now() - t);
+        if (!items?.length) throw new Error(`no items under ${c.pk}`);
       }
       if (measured) {
         const used = process.cpuUsage(usage);
-        cpu[which as 'handler' | 'query'] += used.user + used.system;
+        cpu[which as 'handler' | 'reference'] += used.user + used.system;
       }
     }
   }
   return {
     handler: summarize(handlerMs),
-    query: summarize(queryMs),
-    cpuMicros: { handler: cpu.handler / spec.iterations, query: cpu.query / spec.iterations },
+    reference: summarize(referenceMs),
+    cpuMicros: {
+      handler: cpu.handler / spec.iterations,
+      reference: cpu.reference / spec.iterations,
+    },
   };
 }
 
 async function warm(spec: SpecOf<'warm'>) {
   const { handler } = await load<{ handler: Handler }>(spec.bundle);
-  const { query } = await load<{ query: Query }>(spec.referenceBundle);
+  const { read } = await load<{ read: Read }>(spec.referenceBundle);
   const out: Record<string, unknown> = {};
-  for (const c of spec.cases) out[c.name] = await warmCase(handler, query, c, spec);
+  for (const c of spec.cases) out[c.name] = await warmCase(handler, read, c, spec);
   return out;
 }
 

@@ -1,29 +1,34 @@
 /**
  * The local stack (local/stack.ts) in its own process for the throughput runs, so that the load
  * generator does not share an event loop with the gateway. The routes are served by the
- * production bundles, plus `GET /reference/{pk}` served by the reference bundle behind the same
- * authorizer. Talks to the benchmark over IPC: sends `{ apiUrl, tokens }` when ready, stops on
- * `stop`.
+ * production bundles, plus `GET /reference/{pk}` served by the warm reference bundle
+ * (bench/reference-read.ts: the raw Query and the raw access-state UpdateItem, sent together)
+ * behind the same authorizer. The functions run with the benchmark's read budgets
+ * (STACK_READ_BUDGETS: the largest allowed, in 30 s windows), so that no measured request meets
+ * a 429. Talks to the benchmark over IPC: sends `{ apiUrl, tokens }` when ready, stops on `stop`.
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LambdaHandler } from '../../local/gateway';
 import { startLocalStack } from '../../local/stack';
 import { routes, type Route } from '../../lib/routes';
+import { REFERENCE_READ } from '../bundle-names';
+import { STACK_READ_BUDGETS } from '../config';
 
 const [dataDir, seedFile, bundlesDir] = process.argv.slice(2) as [string, string, string];
 
 export const REFERENCE_ROUTE: Route = {
-  id: 'Reference',
+  id: REFERENCE_READ,
   method: 'GET',
   path: '/reference/{pk}',
-  entry: 'bench/reference.ts',
+  entry: 'bench/reference-read.ts',
 };
 
 const stack = await startLocalStack({
   dataDir,
   inMemory: true,
   seedFile,
+  env: { ...process.env, ...STACK_READ_BUDGETS },
   log: () => {},
   routes: [...routes, REFERENCE_ROUTE],
   loadHandler: async (route) => {

@@ -6,6 +6,10 @@ export const BUDGETS = {
   coldImport: 0.8,
   bundleSize: 0.75,
   firstResponse: 0.85,
+  /**
+   * Warm p50 of the handler over the stock client sending the same requests concurrently (issue
+   * 16): the raw Query and the raw access-state UpdateItem (bench/reference-read.ts).
+   */
   warmP50: 1.1,
   /** Peak RSS importing the largest file over the smallest: "flat" memory. */
   importMemory: 1.25,

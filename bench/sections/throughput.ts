@@ -1,9 +1,11 @@
 /**
- * 4. The local gateway under autocannon: each route and the reference route at each
- * concurrency, interleaved, after a warm-up of every target.
+ * 4. The local gateway under autocannon: each route and the reference route (the stock client's
+ * raw Query and raw access-state UpdateItem, sent together: bench/reference-read.ts) at each
+ * concurrency, interleaved, after a warm-up of every target. Non-2xx answers count as errors.
  */
 import autocannon from 'autocannon';
 import { CUSTOMER, SMALL_TXN } from '../cases';
+import { THROUGHPUT_REFERENCE } from '../report/throughput';
 import { log, type BenchConfig } from '../config';
 import type { Results } from '../results';
 import type { StackChild } from '../stack-child';
@@ -22,7 +24,7 @@ function targetsOf(stack: StackChild): Target[] {
     { name: 'GET /transactions/{id}', path: `/transactions/${SMALL_TXN}`, token: teller! },
     { name: 'GET /customers/{id}', path: `/customers/${CUSTOMER}`, token: compliance! },
     {
-      name: 'reference (one Query)',
+      name: THROUGHPUT_REFERENCE,
       path: `/reference/${encodeURIComponent(`TXN#${SMALL_TXN}`)}`,
       token: teller!,
     },

@@ -1,11 +1,13 @@
 /**
  * 3. Warm overhead: each production handler invoked in one process again and again, alternating
- * with a raw Query of the same item collection; then where a warm GET's own time goes.
+ * with the warm reference (bench/reference-read.ts: the stock Document Client sending the raw
+ * Query of the same item collection and the raw access-state UpdateItem together); then where a
+ * warm GET's own time goes.
  */
 import { spawn } from 'node:child_process';
 import { PROJECT_ROOT } from '../../lib/project-root';
 import { routes } from '../../lib/routes';
-import { REFERENCE } from '../bundle-names';
+import { REFERENCE_READ } from '../bundle-names';
 import { CASES } from '../cases';
 import { log } from '../config';
 import { lambdaEnv } from '../lambda-env';
@@ -28,7 +30,7 @@ export async function measureWarm(run: BenchRun, dynamoDbEndpoint: string): Prom
       {
         mode: 'warm',
         bundle: run.bundle(route.id).file,
-        referenceBundle: run.bundle(REFERENCE).file,
+        referenceBundle: run.bundle(REFERENCE_READ).file,
         cases,
         iterations: run.config.warmIterations,
         warmup: run.config.warmWarmup,

@@ -1,0 +1,70 @@
+/**
+ * The warm reference: what a GET sends to DynamoDB, with the stock client and nothing else. The
+ * raw Query of the record's item collection (bench/reference.ts, the same Document Client) and
+ * the raw access-state UpdateItem (as functions/shared/access.ts sends it: the caller's read
+ * counted against the route's budget, the last window's counter removed), sent together in one
+ * round trip (SPEC 6.1, 8). A bundle of its own (`ReferenceRead`, bench/bundles.ts), so that the
+ * cold-start floor (`Reference`) stays one Document Client and one Query.
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { accessStateKey } from '../core/access-state';
+import {
+  READ_BUDGET_LIMITS,
+  readBudgetsFromEnv,
+  windowStart,
+  type BudgetedEntity,
+} from '../core/read-budgets';
+import { client, query } from './reference';
+
+const { windowSeconds } = readBudgetsFromEnv(process.env);
+
+/** The route an item collection belongs to, by its partition key's prefix (core/entities.ts). */
+const entityOf = (pk: string): BudgetedEntity =>
+  pk.startsWith('CUS#') ? 'customer' : 'transaction';
+
+/** The counter of a route's reads in one window, named as functions/shared/access.ts names it. */
+const counter = (entity: BudgetedEntity, window: number) => `count:${entity}:${window}`;
+
+/** The raw access-state request of `sub` reading `pk`'s route, at the largest budget allowed. */
+export const access = (pk: string, sub: string) => {
+  const window = windowStart(Math.floor(Date.now() / 1000), windowSeconds);
+  const entity = entityOf(pk);
+  return client.send(
+    new UpdateCommand({
+      TableName: process.env.TABLE_NAME,
+      Key: accessStateKey(sub),
+      UpdateExpression: 'ADD #count :one REMOVE #previous',
+      ConditionExpression: 'attribute_not_exists(#count) OR #count < :budget',
+      ExpressionAttributeNames: {
+        '#count': counter(entity, window),
+        '#previous': counter(entity, window - windowSeconds),
+      },
+      ExpressionAttributeValues: { ':one': 1, ':budget': READ_BUDGET_LIMITS.budgetMax },
+      ReturnValues: 'ALL_NEW',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    }),
+  );
+};
+
+/**
+ * The access-state request and the Query of one GET, sent together (in the handler's order:
+ * functions/shared/record-handler.ts); the Query's items.
+ */
+export const read = async (pk: string, sub: string) => {
+  const [, { Items }] = await Promise.all([access(pk, sub), query(pk)]);
+  return Items;
+};
+
+/**
+ * As a Lambda handler behind the authorizer: `pathParameters.pk` names the item collection; the
+ * access state is the caller's (`sub` claim), under a `reference:` prefix so that it is an item
+ * of its own, apart from the one the production routes count on.
+ */
+export const handler = async (event: {
+  pathParameters?: { pk?: string };
+  requestContext?: { authorizer?: { jwt?: { claims?: { sub?: unknown } } } };
+}) => {
+  const sub = event.requestContext?.authorizer?.jwt?.claims?.sub;
+  const items = await read(event.pathParameters?.pk ?? '', `reference:${String(sub)}`);
+  return { statusCode: 200, body: JSON.stringify(items) };
+};
