@@ -2,6 +2,7 @@
  * What the GET measures read: a small and a large transaction (50 lines) and a customer, as the
  * seed file that imports them and as the events the functions are invoked with.
  */
+import { CUSTOMER_READERS_GROUP } from '../core/groups';
 import { writeFileSync } from 'node:fs';
 import { buildApiEvent } from '../local/api-event';
 import type { Case } from './children/invoke';
@@ -40,7 +41,7 @@ export function benchEvent(routeKey: string, pathParameters: Record<string, stri
       iat: BENCH_IAT,
       username: 'bench',
       token_use: 'access',
-      'cognito:groups': '[customer-readers]',
+      'cognito:groups': `[${CUSTOMER_READERS_GROUP}]`,
       client_id: 'bench',
       scope: 'aws.cognito.signin.user.admin',
     },
