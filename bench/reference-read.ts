@@ -7,7 +7,7 @@
  * cold-start floor (`Reference`) stays one Document Client and one Query.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { accessStateKey } from '../core/access-state';
+import { accessStateKey, readCounter } from '../core/access-state';
 import {
   READ_BUDGET_LIMITS,
   readBudgetsFromEnv,
@@ -22,9 +22,6 @@ const { windowSeconds } = readBudgetsFromEnv(process.env);
 const entityOf = (pk: string): BudgetedEntity =>
   pk.startsWith('CUS#') ? 'customer' : 'transaction';
 
-/** The counter of a route's reads in one window, named as functions/shared/access.ts names it. */
-const counter = (entity: BudgetedEntity, window: number) => `count:${entity}:${window}`;
-
 /** The raw access-state request of `sub` reading `pk`'s route, at the largest budget allowed. */
 export const access = (pk: string, sub: string) => {
   const window = windowStart(Math.floor(Date.now() / 1000), windowSeconds);
@@ -36,8 +33,8 @@ export const access = (pk: string, sub: string) => {
       UpdateExpression: 'ADD #count :one REMOVE #previous',
       ConditionExpression: 'attribute_not_exists(#count) OR #count < :budget',
       ExpressionAttributeNames: {
-        '#count': counter(entity, window),
-        '#previous': counter(entity, window - windowSeconds),
+        '#count': readCounter(entity, window),
+        '#previous': readCounter(entity, window - windowSeconds),
       },
       ExpressionAttributeValues: { ':one': 1, ':budget': READ_BUDGET_LIMITS.budgetMax },
       ReturnValues: 'ALL_NEW',

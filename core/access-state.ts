@@ -28,6 +28,11 @@ export function accessStateKey(sub: string): { pk: string; sk: string } {
   return { [PARTITION_KEY]: `${ACCESS_PARTITION_PREFIX}${sub}`, [SORT_KEY]: ACCESS_SORT_KEY };
 }
 
+/** Attribute: reads of an entity's route in the window that starts at `windowStart` (epoch s). */
+export function readCounter(entity: string, windowStart: number): string {
+  return `count:${entity}:${windowStart}`;
+}
+
 /** Attribute: tokens issued (iat) before this epoch second no longer carry `group`. */
 export function groupNotBefore(group: string): string {
   return `${NOT_BEFORE}:${group}`;

@@ -8,7 +8,8 @@ import {
   type AttributeValue,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { NOT_BEFORE, accessStateKey, groupNotBefore } from '../../core/access-state';
+import { NOT_BEFORE, accessStateKey, groupNotBefore, readCounter } from '../../core/access-state';
+import { PARTITION_KEY, SORT_KEY } from '../../core/layout';
 import type { EntityDescriptor } from '../../core/entities';
 import {
   budgetFor,
@@ -36,9 +37,6 @@ export interface AccessGate {
 
 type StoredItem = Record<string, AttributeValue>;
 
-/** The counter of a route's reads in one window: `count:<entity>:<window start>`. */
-const counter = (entity: EntityDescriptor, window: number) => `count:${entity.name}:${window}`;
-
 /** An epoch-seconds attribute, or 0 when the access command never wrote it. */
 function instant(item: StoredItem | undefined, name: string): number {
   const n = item?.[name]?.N;
@@ -62,14 +60,14 @@ export function createAccessGate(
         const result = await client.send(
           new UpdateItemCommand({
             TableName: tableName,
-            Key: { pk: { S: key.pk }, sk: { S: key.sk } },
+            Key: { [PARTITION_KEY]: { S: key.pk }, [SORT_KEY]: { S: key.sk } },
             // One more read in this window, unless the budget is met; the last window's
             // counter goes, so the item stays two counters large.
             UpdateExpression: 'ADD #count :one REMOVE #previous',
             ConditionExpression: 'attribute_not_exists(#count) OR #count < :budget',
             ExpressionAttributeNames: {
-              '#count': counter(entity, window),
-              '#previous': counter(entity, window - budgets.windowSeconds),
+              '#count': readCounter(entity.name, window),
+              '#previous': readCounter(entity.name, window - budgets.windowSeconds),
             },
             ExpressionAttributeValues: {
               ':one': { N: '1' },
