@@ -12,26 +12,17 @@ import { SettingsError } from '../../lib/settings';
 import { PROJECT_ROOT } from '../../lib/project-root';
 import { makeStage } from '../../lib/stage';
 import {
+  bothStages,
   CDK_JSON_CONTEXT,
   onlyResource,
   resourcesOf,
-  synthesize,
   type CfnTemplate,
   type Json,
   type Synthesized,
-  DISPOSABLE_DEV_CONTEXT,
 } from './synth';
 
-let prod: Synthesized;
-let dev: Synthesized;
-beforeAll(() => {
-  prod = synthesize();
-  dev = synthesize({ context: DISPOSABLE_DEV_CONTEXT });
-});
-afterAll(() => {
-  prod?.cleanup();
-  dev?.cleanup();
-});
+const stages = bothStages();
+const [[, prod], [, dev]] = stages;
 
 /**
  * Logical ids of everything deployed before stages existed. A changed id would make
@@ -75,14 +66,14 @@ const KEPT_TYPES = [
 
 describe('stages', () => {
   test('no stage: the stack keeps its name and every resource its logical id', () => {
-    expect(prod.stack.stackName).toBe('CurrencyExchangeReadApi');
-    expect(prod.stack.artifactId).toBe('CurrencyExchangeReadApi');
+    expect(prod().stack.stackName).toBe('CurrencyExchangeReadApi');
+    expect(prod().stack.artifactId).toBe('CurrencyExchangeReadApi');
     for (const id of DEPLOYED_BEFORE_STAGES)
-      expect([id, id in prod.json.Resources]).toEqual([id, true]);
+      expect([id, id in prod().json.Resources]).toEqual([id, true]);
   });
 
   test('a named stage is its own stack, and the names set in the template derive from it', () => {
-    expect(dev.stack.stackName).toBe('CurrencyExchangeReadApi-dev');
+    expect(dev().stack.stackName).toBe('CurrencyExchangeReadApi-dev');
     const named = (s: Synthesized) =>
       [
         ...resourcesOf(s.json, 'AWS::CloudWatch::Alarm').map(([, r]) => r.Properties!.AlarmName),
@@ -91,44 +82,44 @@ describe('stages', () => {
           ([, r]) => r.Properties!.MetricTransformations[0].MetricNamespace,
         ),
       ] as string[];
-    for (const name of named(prod)) expect(name).toMatch(/^CurrencyExchangeReadApi(?!-dev)/);
-    for (const name of named(dev)) expect(name).toMatch(/^CurrencyExchangeReadApi-dev\b/);
+    for (const name of named(prod())) expect(name).toMatch(/^CurrencyExchangeReadApi(?!-dev)/);
+    for (const name of named(dev())) expect(name).toMatch(/^CurrencyExchangeReadApi-dev\b/);
     // Everything else is named by CloudFormation from the stack name (test/infra/api.test.ts
     // checks that no physical name is hard-coded).
   });
 
   test('default: data, users and logs are retained and protected; nothing empties a bucket', () => {
     for (const type of KEPT_TYPES) {
-      for (const [id, r] of resourcesOf(prod.json, type)) {
+      for (const [id, r] of resourcesOf(prod().json, type)) {
         expect([id, r.DeletionPolicy, r.UpdateReplacePolicy]).toEqual([id, 'Retain', 'Retain']);
       }
     }
     expect(
-      onlyResource(prod.json, 'AWS::DynamoDB::Table')[1].Properties!.DeletionProtectionEnabled,
+      onlyResource(prod().json, 'AWS::DynamoDB::Table')[1].Properties!.DeletionProtectionEnabled,
     ).toBe(true);
     expect(
-      onlyResource(prod.json, 'AWS::Cognito::UserPool')[1].Properties!.DeletionProtection,
+      onlyResource(prod().json, 'AWS::Cognito::UserPool')[1].Properties!.DeletionProtection,
     ).toBe('ACTIVE');
-    expect(resourcesOf(prod.json, 'Custom::S3AutoDeleteObjects')).toEqual([]);
+    expect(resourcesOf(prod().json, 'Custom::S3AutoDeleteObjects')).toEqual([]);
   });
 
   test('disposable: cdk destroy removes the whole stage, buckets emptied first', () => {
     for (const type of [...KEPT_TYPES, 'AWS::KMS::Key']) {
-      for (const [id, r] of resourcesOf(dev.json, type)) {
+      for (const [id, r] of resourcesOf(dev().json, type)) {
         expect([id, r.DeletionPolicy]).toEqual([id, 'Delete']);
       }
     }
     expect(
-      onlyResource(dev.json, 'AWS::DynamoDB::Table')[1].Properties!.DeletionProtectionEnabled,
+      onlyResource(dev().json, 'AWS::DynamoDB::Table')[1].Properties!.DeletionProtectionEnabled,
     ).toBe(false);
-    expect(onlyResource(dev.json, 'AWS::Cognito::UserPool')[1].Properties!.DeletionProtection).toBe(
-      'INACTIVE',
-    );
-    const emptied = resourcesOf(dev.json, 'Custom::S3AutoDeleteObjects').map(
+    expect(
+      onlyResource(dev().json, 'AWS::Cognito::UserPool')[1].Properties!.DeletionProtection,
+    ).toBe('INACTIVE');
+    const emptied = resourcesOf(dev().json, 'Custom::S3AutoDeleteObjects').map(
       ([, r]) => r.Properties!.BucketName.Ref as string,
     );
     expect(emptied.sort()).toEqual(
-      resourcesOf(dev.json, 'AWS::S3::Bucket')
+      resourcesOf(dev().json, 'AWS::S3::Bucket')
         .map(([id]) => id)
         .sort(),
     );
@@ -158,10 +149,7 @@ describe('stages', () => {
   });
 });
 
-describe.each([
-  ['default stage', () => prod],
-  ['disposable dev stage', () => dev],
-])('alarms, %s', (_name, get) => {
+describe.each(stages)('alarms, %s', (_name, get) => {
   const alarms = () =>
     resourcesOf(get().json, 'AWS::CloudWatch::Alarm').map(([, r]) => r.Properties!);
   /** The alarm whose (only or summed) metric has this name and these dimension values. */
@@ -284,10 +272,7 @@ describe.each([
   });
 });
 
-describe.each([
-  ['default stage', () => prod],
-  ['disposable dev stage', () => dev],
-])('dashboard, tracing and logs, %s', (_name, get) => {
+describe.each(stages)('dashboard, tracing and logs, %s', (_name, get) => {
   test('one dashboard: per route requests, 4xx, 5xx, p50/p99; cold starts and init time; DynamoDB read capacity and throttles', () => {
     const [, dashboard] = onlyResource(get().json, 'AWS::CloudWatch::Dashboard');
     const body = JSON.stringify(dashboard.Properties!.DashboardBody);
@@ -340,11 +325,11 @@ describe.each([
 test('alarmEmail subscribes the address to the topic; without it there is no subscription', () => {
   const subscriptions = (json: CfnTemplate) =>
     resourcesOf(json, 'AWS::SNS::Subscription').map(([, r]) => r.Properties!);
-  expect(subscriptions(prod.json)).toEqual([]);
-  expect(subscriptions(dev.json)).toEqual([
+  expect(subscriptions(prod().json)).toEqual([]);
+  expect(subscriptions(dev().json)).toEqual([
     expect.objectContaining({ Protocol: 'email', Endpoint: 'ops@example.com' }),
   ]);
-  expect(Object.keys(dev.json.Outputs ?? {})).toContain('AlarmTopicArn');
+  expect(Object.keys(dev().json.Outputs ?? {})).toContain('AlarmTopicArn');
 });
 
 /**
@@ -375,10 +360,7 @@ test('the strict evaluation: a bare sum gives no datapoint where one series has 
   expect(() => evaluateAt('SUM(METRICS())', {})).toThrow(/does not understand/);
 });
 
-describe.each([
-  ['default stage', () => prod],
-  ['disposable dev stage', () => dev],
-])('math alarms fire on one series alone, %s', (_name, get) => {
+describe.each(stages)('math alarms fire on one series alone, %s', (_name, get) => {
   const mathAlarms = () =>
     resourcesOf(get().json, 'AWS::CloudWatch::Alarm')
       .map(([, r]) => r.Properties!)
@@ -428,10 +410,7 @@ describe.each([
  * instruments the SDK (lambda-bundles.test.ts), so a trace holds Lambda's segments only; the
  * alarm descriptions and docs/operations.md say so and promise nothing more.
  */
-describe.each([
-  ['default stage', () => prod],
-  ['disposable dev stage', () => dev],
-])('what a trace holds, %s', (_name, get) => {
+describe.each(stages)('what a trace holds, %s', (_name, get) => {
   test('the API is an HTTP API (no X-Ray tracing in API Gateway): no REST API or stage to trace', () => {
     const json = get().json;
     const [, api] = onlyResource(json, 'AWS::ApiGatewayV2::Api');
