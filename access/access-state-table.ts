@@ -6,7 +6,7 @@
  * has iat >= t and is accepted.
  */
 import { UpdateItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { accessStateKey } from '../core/access-state';
+import { accessStateWireKey } from '../core/access-state';
 
 export interface NotBeforeWrite {
   /** The attribute written, e.g. `nbf` or `nbf:customer-readers`. */
@@ -27,11 +27,10 @@ export async function writeNotBefore(options: {
 }): Promise<NotBeforeWrite> {
   const now = options.now ?? Date.now;
   const notBefore = Math.floor(now() / 1000) + 1;
-  const key = accessStateKey(options.sub);
   await options.client.send(
     new UpdateItemCommand({
       TableName: options.tableName,
-      Key: Object.fromEntries(Object.entries(key).map(([name, value]) => [name, { S: value }])),
+      Key: accessStateWireKey(options.sub),
       UpdateExpression: 'SET #a = :t',
       ExpressionAttributeNames: { '#a': options.attribute },
       ExpressionAttributeValues: { ':t': { N: String(notBefore) } },

@@ -21,6 +21,9 @@ export class TargetError extends Error {
   override readonly name = 'TargetError';
 }
 
+/** The SDK's retries for every call the command makes. */
+const io = { maxAttempts: 3 };
+
 /** Credentials the local emulators accept (they check none). */
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
@@ -45,7 +48,6 @@ function make(
 }
 
 export function accessTarget(env: NodeJS.ProcessEnv = process.env): AccessTarget {
-  const io = { maxAttempts: 3 };
   if (env.USER_POOL_ID || env.TABLE_NAME) {
     if (!env.USER_POOL_ID || !env.TABLE_NAME) {
       throw new TargetError(
@@ -63,6 +65,11 @@ export function accessTarget(env: NodeJS.ProcessEnv = process.env): AccessTarget
       `user pool ${env.USER_POOL_ID}, table ${env.TABLE_NAME} (${region})`,
     );
   }
+  return localAccessTarget(env);
+}
+
+/** The running local stack's user pool and table (.local/state.json, or LOCAL_DATA_DIR). */
+export function localAccessTarget(env: NodeJS.ProcessEnv = process.env): AccessTarget {
   const dataDir = localDataDir(env);
   let state;
   try {

@@ -5,7 +5,7 @@
  * `sub` that is (tokens of the local pool carry the sub as their username).
  */
 import { resolveUser, UnknownUserError } from '../access/resolve-user';
-import { accessTarget } from '../access/target';
+import { localAccessTarget } from '../access/target';
 import { AUDIT_KINDS, auditEvents, recordIdOf, type AuditQuery } from '../local/audit-log';
 import { localAuditFile } from '../local/state';
 
@@ -21,7 +21,7 @@ function fail(message: string, status = 1): never {
 async function namesOf(user: string): Promise<string[]> {
   let target;
   try {
-    target = accessTarget({ ...process.env, USER_POOL_ID: '', TABLE_NAME: '' });
+    target = localAccessTarget();
   } catch {
     return [user]; // the stack is not running: match the name as given
   }

@@ -28,6 +28,12 @@ export function accessStateKey(sub: string): { pk: string; sk: string } {
   return { [PARTITION_KEY]: `${ACCESS_PARTITION_PREFIX}${sub}`, [SORT_KEY]: ACCESS_SORT_KEY };
 }
 
+/** The same key as DynamoDB's low-level API takes it: each attribute a `{ S: value }`. */
+export function accessStateWireKey(sub: string): Record<string, { S: string }> {
+  const key = accessStateKey(sub);
+  return { [PARTITION_KEY]: { S: key.pk }, [SORT_KEY]: { S: key.sk } };
+}
+
 /** Attribute: reads of an entity's route in the window that starts at `windowStart` (epoch s). */
 export function readCounter(entity: string, windowStart: number): string {
   return `count:${entity}:${windowStart}`;

@@ -8,8 +8,12 @@ import {
   type AttributeValue,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { NOT_BEFORE, accessStateKey, groupNotBefore, readCounter } from '../../core/access-state';
-import { PARTITION_KEY, SORT_KEY } from '../../core/layout';
+import {
+  NOT_BEFORE,
+  accessStateWireKey,
+  groupNotBefore,
+  readCounter,
+} from '../../core/access-state';
 import type { EntityDescriptor } from '../../core/entities';
 import {
   budgetFor,
@@ -53,14 +57,13 @@ export function createAccessGate(
     async check(caller, entity) {
       const seconds = Math.floor(now() / 1000);
       const window = windowStart(seconds, budgets.windowSeconds);
-      const key = accessStateKey(caller.sub);
       let item: StoredItem | undefined;
       let overBudget = false;
       try {
         const result = await client.send(
           new UpdateItemCommand({
             TableName: tableName,
-            Key: { [PARTITION_KEY]: { S: key.pk }, [SORT_KEY]: { S: key.sk } },
+            Key: accessStateWireKey(caller.sub),
             // One more read in this window, unless the budget is met; the last window's
             // counter goes, so the item stays two counters large.
             UpdateExpression: 'ADD #count :one REMOVE #previous',

@@ -4,6 +4,7 @@ import {
   ACCESS_SORT_KEY,
   NOT_BEFORE,
   accessStateKey,
+  accessStateWireKey,
   groupNotBefore,
 } from '../../core/access-state';
 import { ENTITIES } from '../../core/entities';
@@ -19,6 +20,7 @@ test('one item per user, keyed by the sub, under a prefix no record uses', () =>
   for (const entity of Object.values(ENTITIES))
     expect(partitionKey(entity, 1n).startsWith(ACCESS_PARTITION_PREFIX)).toBe(false);
   expect(() => accessStateKey('')).toThrow();
+  expect(accessStateWireKey('s-1')).toEqual({ pk: { S: 'USER#s-1' }, sk: { S: 'ACCESS' } });
 });
 
 test('nbf and nbf:<group>', () => {
