@@ -6,6 +6,7 @@ import {
   AdminUserGlobalSignOutCommand,
   ListGroupsCommand,
   type CognitoIdentityProviderClient,
+  type GroupType,
 } from '@aws-sdk/client-cognito-identity-provider';
 
 interface Pool {
@@ -27,13 +28,21 @@ export async function disableUser({ client, userPoolId }: Pool, username: string
 
 /** Whether the pool has this group (ListGroups: cognito-local answers GetGroup of none with a 500). */
 export async function groupExists({ client, userPoolId }: Pool, group: string): Promise<boolean> {
+  return anyPageNames(group, (token) =>
+    client.send(new ListGroupsCommand({ UserPoolId: userPoolId, NextToken: token })),
+  );
+}
+
+/** Whether any page of a paged list of groups has one named `group`. */
+async function anyPageNames(
+  group: string,
+  page: (token: string | undefined) => Promise<{ Groups?: GroupType[]; NextToken?: string }>,
+): Promise<boolean> {
   let token: string | undefined;
   do {
-    const page = await client.send(
-      new ListGroupsCommand({ UserPoolId: userPoolId, NextToken: token }),
-    );
-    if (page.Groups?.some((g) => g.GroupName === group)) return true;
-    token = page.NextToken;
+    const { Groups, NextToken } = await page(token);
+    if (Groups?.some((g) => g.GroupName === group)) return true;
+    token = NextToken;
   } while (token);
   return false;
 }
@@ -44,19 +53,15 @@ export async function isMember(
   username: string,
   group: string,
 ): Promise<boolean> {
-  let token: string | undefined;
-  do {
-    const page = await client.send(
+  return anyPageNames(group, (token) =>
+    client.send(
       new AdminListGroupsForUserCommand({
         UserPoolId: userPoolId,
         Username: username,
         NextToken: token,
       }),
-    );
-    if (page.Groups?.some((g) => g.GroupName === group)) return true;
-    token = page.NextToken;
-  } while (token);
-  return false;
+    ),
+  );
 }
 
 /** Tokens issued from now on (sign-in or refresh) no longer carry the group. */

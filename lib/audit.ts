@@ -32,20 +32,20 @@ export const AUDIT_QUERY_PLACEHOLDERS = {
 /** Columns every saved query shows; never a field of a record (there is none in an event). */
 const WHO_AND_HOW = 'status, sub, username, groups.0, sourceIp, userAgent, apiRequestId, requestId';
 
+/** Who read one record, oldest first. */
+function byRecord(entity: 'customer' | 'transaction'): string {
+  return [
+    `fields @timestamp, route, recordId, ${WHO_AND_HOW}`,
+    `| filter message = "${AUDIT_MESSAGE}" and entity = "${entity}" and recordId = "${AUDIT_QUERY_PLACEHOLDERS[entity]}"`,
+    '| sort @timestamp asc',
+    '| limit 10000',
+  ].join('\n');
+}
+
 /** The saved Logs Insights queries, oldest event first, by the name suffix they are saved under. */
 export const AUDIT_QUERIES: Record<'by-customer' | 'by-transaction' | 'by-user', string> = {
-  'by-customer': [
-    `fields @timestamp, route, recordId, ${WHO_AND_HOW}`,
-    `| filter message = "${AUDIT_MESSAGE}" and entity = "customer" and recordId = "${AUDIT_QUERY_PLACEHOLDERS.customer}"`,
-    '| sort @timestamp asc',
-    '| limit 10000',
-  ].join('\n'),
-  'by-transaction': [
-    `fields @timestamp, route, recordId, ${WHO_AND_HOW}`,
-    `| filter message = "${AUDIT_MESSAGE}" and entity = "transaction" and recordId = "${AUDIT_QUERY_PLACEHOLDERS.transaction}"`,
-    '| sort @timestamp asc',
-    '| limit 10000',
-  ].join('\n'),
+  'by-customer': byRecord('customer'),
+  'by-transaction': byRecord('transaction'),
   'by-user': [
     `fields @timestamp, route, entity, recordId, ${WHO_AND_HOW}`,
     `| filter message = "${AUDIT_MESSAGE}" and (username = "${AUDIT_QUERY_PLACEHOLDERS.user}" or sub = "${AUDIT_QUERY_PLACEHOLDERS.user}")`,
