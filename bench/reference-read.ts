@@ -7,7 +7,7 @@
  * cold-start floor (`Reference`) stays one Document Client and one Query.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { accessStateKey, readCounter } from '../core/access-state';
+import { accessStateKey, countReadExpression } from '../core/access-state';
 import {
   READ_BUDGET_LIMITS,
   readBudgetsFromEnv,
@@ -30,12 +30,7 @@ export const access = (pk: string, sub: string) => {
     new UpdateCommand({
       TableName: process.env.TABLE_NAME,
       Key: accessStateKey(sub),
-      UpdateExpression: 'ADD #count :one REMOVE #previous',
-      ConditionExpression: 'attribute_not_exists(#count) OR #count < :budget',
-      ExpressionAttributeNames: {
-        '#count': readCounter(entity, window),
-        '#previous': readCounter(entity, window - windowSeconds),
-      },
+      ...countReadExpression(entity, window, windowSeconds),
       ExpressionAttributeValues: { ':one': 1, ':budget': READ_BUDGET_LIMITS.budgetMax },
       ReturnValues: 'ALL_NEW',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

@@ -43,3 +43,19 @@ export function readCounter(entity: string, windowStart: number): string {
 export function groupNotBefore(group: string): string {
   return `${NOT_BEFORE}:${group}`;
 }
+
+/**
+ * The parts of the UpdateItem that counts one read of `entity` in the window starting at
+ * `window` (SPEC 8), but the key and the values `:one` (1) and `:budget`: one more read, unless
+ * the budget is met; the last window's counter goes, so the item stays two counters large.
+ */
+export function countReadExpression(entity: string, window: number, windowSeconds: number) {
+  return {
+    UpdateExpression: 'ADD #count :one REMOVE #previous',
+    ConditionExpression: 'attribute_not_exists(#count) OR #count < :budget',
+    ExpressionAttributeNames: {
+      '#count': readCounter(entity, window),
+      '#previous': readCounter(entity, window - windowSeconds),
+    },
+  };
+}

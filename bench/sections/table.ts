@@ -1,9 +1,12 @@
 /**
  * DynamoDB Local for the sections that read or import (first, warm, cost, import, reimport): the
- * GET records imported, then Queried for a while as the JVM compiles its hot paths.
+ * GET records imported, then read for a while as a GET reads them (the record's Query and the
+ * access-state UpdateItem together), as the JVM compiles the hot paths of both.
  */
 import { join } from 'node:path';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { accessStateKey, countReadExpression } from '../../core/access-state';
+import { READ_BUDGET_LIMITS } from '../../core/read-budgets';
 import { createDocumentClient } from '../../import/document-client';
 import { importFile } from '../../import/importer';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb';
@@ -27,20 +30,34 @@ async function warmUp(ddb: DynamoDbLocal, seconds: number): Promise<void> {
   const seed = join(WORK, 'seed.jsonl');
   writeSeedFile(seed);
   await importFile(seed, { client, tableName: TABLE, displayTimeZone: 'UTC' });
-  log(`warming DynamoDB Local up: ${seconds} s of Queries`);
+  log(`warming DynamoDB Local up: ${seconds} s of GET requests (Query + access-state UpdateItem)`);
   const until = Date.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: 8 }, async (_, k) => {
       for (let i = k; Date.now() < until; i += 1) {
         const pk = Object.values(CASES)[i % 3]!.pk;
-        await client.send(
-          new QueryCommand({
-            TableName: TABLE,
-            KeyConditionExpression: '#pk = :pk',
-            ExpressionAttributeNames: { '#pk': 'pk' },
-            ExpressionAttributeValues: { ':pk': pk },
-          }),
-        );
+        const window = Math.floor(Date.now() / 1000);
+        await Promise.all([
+          client.send(
+            new QueryCommand({
+              TableName: TABLE,
+              KeyConditionExpression: '#pk = :pk',
+              ExpressionAttributeNames: { '#pk': 'pk' },
+              ExpressionAttributeValues: { ':pk': pk },
+            }),
+          ),
+          // A warm-up user of its own per worker: no measured caller's counts change.
+          client.send(
+            new UpdateCommand({
+              TableName: TABLE,
+              Key: accessStateKey(`warm-up-${k}`),
+              ...countReadExpression('transaction', window, 1),
+              ExpressionAttributeValues: { ':one': 1, ':budget': READ_BUDGET_LIMITS.budgetMax },
+              ReturnValues: 'ALL_NEW',
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            }),
+          ),
+        ]);
       }
     }),
   );

@@ -11,8 +11,8 @@ import {
 import {
   NOT_BEFORE,
   accessStateWireKey,
+  countReadExpression,
   groupNotBefore,
-  readCounter,
 } from '../../core/access-state';
 import type { EntityDescriptor } from '../../core/entities';
 import {
@@ -64,14 +64,7 @@ export function createAccessGate(
           new UpdateItemCommand({
             TableName: tableName,
             Key: accessStateWireKey(caller.sub),
-            // One more read in this window, unless the budget is met; the last window's
-            // counter goes, so the item stays two counters large.
-            UpdateExpression: 'ADD #count :one REMOVE #previous',
-            ConditionExpression: 'attribute_not_exists(#count) OR #count < :budget',
-            ExpressionAttributeNames: {
-              '#count': readCounter(entity.name, window),
-              '#previous': readCounter(entity.name, window - budgets.windowSeconds),
-            },
+            ...countReadExpression(entity.name, window, budgets.windowSeconds),
             ExpressionAttributeValues: {
               ':one': { N: '1' },
               ':budget': { N: String(budgetFor(budgets, entity.name)) },
