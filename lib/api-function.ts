@@ -13,7 +13,19 @@ import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { ACCESS_PARTITION_PREFIX } from '../core/access-state';
+import { PROJECT_ROOT } from './project-root';
+
+/**
+ * The Node.js built-ins the bundles import, each through its stand-in in functions/sdk/builtins/
+ * (`fs-promises.ts` stands in for `node:fs/promises`): see functions/sdk/README.md.
+ */
+const BUILTINS = 'functions/sdk/builtins';
+const builtinAliases = readdirSync(join(PROJECT_ROOT, BUILTINS))
+  .sort()
+  .map((file) => `node:${file.replace(/\.ts$/, '').replace('-', '/')}=./${BUILTINS}/${file}`);
 
 export interface ApiFunctionProps {
   /** Absolute path of the handler entry file; it exports `handler`. */
@@ -54,10 +66,16 @@ export const BUNDLING: BundlingOptions = {
   banner:
     "import { createRequire } from 'node:module';const require = createRequire(import.meta.url);",
   esbuildArgs: {
-    // Lambda hands a function its credentials in the environment: the SDK's default provider
-    // chain (SSO, ini files, process, web identity, instance metadata) is a third of the bundle
-    // that never runs there (functions/sdk/lambda-credentials.ts).
-    '--alias': '@aws-sdk/credential-provider-node=./functions/sdk/lambda-credentials.ts',
+    '--alias': [
+      // Lambda hands a function its credentials in the environment: the SDK's default provider
+      // chain (SSO, ini files, process, web identity, instance metadata) is a third of the
+      // bundle that never runs there (functions/sdk/lambda-credentials.ts).
+      '@aws-sdk/credential-provider-node=./functions/sdk/lambda-credentials.ts',
+      // Built-ins without their ES module facades (functions/sdk/builtins/).
+      ...builtinAliases,
+    ],
+    // A name a stand-in lacks fails the build instead of reading as undefined.
+    '--log-override': 'import-is-undefined=error',
   },
 };
 

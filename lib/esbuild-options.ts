@@ -25,16 +25,26 @@ const TRANSLATED = new Set([
   'esbuildArgs',
 ]);
 
-/** `--alias:name=path` arguments (the only esbuildArgs used) as esbuild's `alias` option. */
-function aliases(args: BundlingOptions['esbuildArgs']): Record<string, string> {
-  const out: Record<string, string> = {};
+type Pairs = Record<string, string>;
+
+/** `--flag:name=value` arguments of one flag as a name → value record. */
+function pairs(flag: string, value: string | boolean | string[]): Pairs {
+  const out: Pairs = {};
+  for (const item of Array.isArray(value) ? value : [value]) {
+    const [name, setting] = String(item).split('=');
+    if (!name || !setting) throw new Error(`${flag} needs name=value, got ${String(item)}`);
+    out[name] = setting;
+  }
+  return out;
+}
+
+/** The esbuildArgs used, `--alias` and `--log-override`, as esbuild's `alias` and `logOverride`. */
+function translateArgs(args: BundlingOptions['esbuildArgs']): { alias: Pairs; logOverride: Pairs } {
+  const out = { alias: {}, logOverride: {} };
   for (const [key, value] of Object.entries(args ?? {})) {
-    if (key !== '--alias') throw new Error(`lib/esbuild-options.ts does not translate ${key} yet`);
-    for (const item of Array.isArray(value) ? value : [value]) {
-      const [name, path] = String(item).split('=');
-      if (!name || !path) throw new Error(`--alias needs name=path, got ${String(item)}`);
-      out[name] = path;
-    }
+    if (key === '--alias') out.alias = pairs(key, value);
+    else if (key === '--log-override') out.logOverride = pairs(key, value);
+    else throw new Error(`lib/esbuild-options.ts does not translate ${key} yet`);
   }
   return out;
 }
@@ -44,7 +54,7 @@ export function esbuildOptions(bundling: BundlingOptions): BuildOptions {
   if (unknown.length)
     throw new Error(`lib/esbuild-options.ts does not translate ${unknown.join(', ')} yet`);
   if (!bundling.target) throw new Error('BundlingOptions.target must be set');
-  const alias = aliases(bundling.esbuildArgs);
+  const { alias, logOverride } = translateArgs(bundling.esbuildArgs);
   return {
     bundle: true,
     target: bundling.target,
@@ -58,6 +68,9 @@ export function esbuildOptions(bundling: BundlingOptions): BuildOptions {
     ...(bundling.banner ? { banner: { js: bundling.banner } } : {}),
     ...(bundling.mainFields ? { mainFields: bundling.mainFields } : {}),
     ...(Object.keys(alias).length ? { alias } : {}),
+    ...(Object.keys(logOverride).length
+      ? { logOverride: logOverride as BuildOptions['logOverride'] }
+      : {}),
     absWorkingDir: PROJECT_ROOT,
     logLevel: 'warning',
   };

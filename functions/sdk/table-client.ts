@@ -3,6 +3,7 @@
  * (import/document-client.ts), with the request path trimmed (./README.md).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { environmentSettings } from './environment-settings';
 import { Sha256 } from './sha256';
 
 export interface ClientOptions {
@@ -14,6 +15,8 @@ export interface ClientOptions {
   requestTimeoutMs?: number;
   /** Only for emulators; in AWS the SDK's default chain finds the credentials. */
   credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** The functions: SDK settings from the environment, never the shared config files. */
+  environmentOnly?: boolean;
 }
 
 /**
@@ -40,6 +43,7 @@ export function createTableClient(options: ClientOptions, cacheMiddleware = true
       throwOnRequestTimeout: true,
     },
     cacheMiddleware,
+    ...(options.environmentOnly ? environmentSettings() : {}),
   });
   client.middlewareStack.remove('loggerMiddleware');
   return client;

@@ -34,7 +34,11 @@ export interface RuntimeOptions {
 export function createRuntime(config: Config, options: RuntimeOptions = {}): Runtime {
   const client =
     options.client ??
-    createTableClient({ region: config.region, endpoint: config.dynamoDbEndpoint });
+    createTableClient({
+      region: config.region,
+      endpoint: config.dynamoDbEndpoint,
+      environmentOnly: true,
+    });
   return {
     store: createStore(client, config.tableName),
     access: createAccessGate(client, config.tableName, config.readBudgets, options.now),

@@ -4,6 +4,7 @@
  * Node.js process with only what Lambda gives a function: its variables and credentials in the
  * environment, no profile, no home directory with AWS files.
  * - the SDK's default credential chain is not in them (esbuild's metafile), the stock build has it;
+ * - Node.js built-ins come through functions/sdk/builtins/, not ES module facades;
  * - a GET through each bundle against DynamoDB Local, its file URL signed with those credentials;
  * - the bundle's DynamoDB client signs a request byte for byte as the same function bundled with
  *   the stock SDK (its default credential chain) does;
@@ -166,6 +167,24 @@ describe('what is in the bundles', () => {
     ).toEqual([]);
     const code = readFileSync(bundles.get(route)!.file, 'utf8');
     expect(code).not.toMatch(/captureAWSv3Client|AWSXRay/);
+  });
+
+  /** Built-ins a bundle imports statically: each such import makes Node.js build its facade. */
+  const staticBuiltins = (name: string) =>
+    [...readFileSync(bundles.get(name)!.file, 'utf8').matchAll(/\bfrom ?["']node:([\w/]+)["']/g)]
+      .map((m) => m[1])
+      .sort();
+
+  // functions/sdk/builtins/: the built-ins without ES module facades. Only the banner's
+  // node:module (createRequire, for CommonJS dependencies) is imported statically.
+  test.each(routes.map((r) => r.id))('%s: built-ins come through their stand-ins', (route) => {
+    expect(staticBuiltins(route)).toEqual(['module']);
+    const inputs = Object.keys(bundles.get(route)!.metafile.inputs);
+    expect(inputs.filter((i) => i.startsWith('functions/sdk/builtins/')).length).toBeGreaterThan(5);
+  });
+
+  test('the stock build imports them statically (the check above can fail)', () => {
+    expect(staticBuiltins(STOCK_BUNDLE)).toEqual(expect.arrayContaining(['crypto', 'fs', 'https']));
   });
 
   test('the same build without the alias has the chain (the check above can fail)', () => {
