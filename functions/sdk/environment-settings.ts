@@ -17,13 +17,13 @@ import {
 } from '@smithy/core/config';
 import { DEFAULT_RETRY_MODE, NODE_RETRY_MODE_CONFIG_OPTIONS } from '@smithy/core/retry';
 
+type Env = Record<string, string | undefined>;
+
 /** The part of the SDK's setting descriptions (LoadedConfigSelectors) read here. */
 interface Selectors<T> {
-  environmentVariableSelector: (env: Record<string, string | undefined>) => T | undefined;
+  environmentVariableSelector: (env: Env) => T | undefined;
   default: T | (() => T | Promise<T>);
 }
-
-type Env = Record<string, string | undefined>;
 
 /** A setting as the SDK resolves it when neither config file has it: environment, else default. */
 function fromEnvironment<T>(env: Env, selectors: Selectors<T>): () => Promise<T> {
