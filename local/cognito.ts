@@ -318,26 +318,7 @@ async function provision(client: CognitoIdentityProviderClient, dataDir: string)
       );
     } catch (error) {
       if (!isNotFound(error)) throw error;
-      await client.send(
-        new AdminCreateUserCommand({
-          UserPoolId: userPoolId,
-          Username: user.username,
-          UserAttributes: [
-            { Name: 'email', Value: user.username },
-            { Name: 'email_verified', Value: 'true' },
-          ],
-          MessageAction: 'SUPPRESS',
-          TemporaryPassword: DEMO_PASSWORD,
-        }),
-      );
-      await client.send(
-        new AdminSetUserPasswordCommand({
-          UserPoolId: userPoolId,
-          Username: user.username,
-          Password: DEMO_PASSWORD,
-          Permanent: true,
-        }),
-      );
+      await createUser(client, userPoolId, user.username);
     }
     const memberOf = await client.send(
       new AdminListGroupsForUserCommand({ UserPoolId: userPoolId, Username: user.username }),
@@ -355,6 +336,37 @@ async function provision(client: CognitoIdentityProviderClient, dataDir: string)
     }
   }
   return ids;
+}
+
+/**
+ * A user of the local pool who can sign in at once: the e-mail address as username, verified,
+ * with the demo password made permanent (no first-sign-in password change).
+ */
+export async function createUser(
+  client: CognitoIdentityProviderClient,
+  userPoolId: string,
+  email: string,
+): Promise<void> {
+  await client.send(
+    new AdminCreateUserCommand({
+      UserPoolId: userPoolId,
+      Username: email,
+      UserAttributes: [
+        { Name: 'email', Value: email },
+        { Name: 'email_verified', Value: 'true' },
+      ],
+      MessageAction: 'SUPPRESS',
+      TemporaryPassword: DEMO_PASSWORD,
+    }),
+  );
+  await client.send(
+    new AdminSetUserPasswordCommand({
+      UserPoolId: userPoolId,
+      Username: email,
+      Password: DEMO_PASSWORD,
+      Permanent: true,
+    }),
+  );
 }
 
 export async function startCognito(options: LocalCognitoOptions): Promise<LocalCognito> {

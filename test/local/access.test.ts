@@ -10,10 +10,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
   AdminAddUserToGroupCommand,
-  AdminCreateUserCommand,
   AdminGetUserCommand,
   AdminListGroupsForUserCommand,
-  AdminSetUserPasswordCommand,
   InitiateAuthCommand,
   ListUsersCommand,
   type CognitoIdentityProviderClient,
@@ -21,7 +19,7 @@ import {
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PROJECT_ROOT } from '../../lib/project-root';
 import { CUSTOMER_READERS_GROUP } from '../../core/groups';
-import { cognitoClient, DEMO_PASSWORD } from '../../local/cognito';
+import { cognitoClient, createUser, DEMO_PASSWORD } from '../../local/cognito';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 
 const run = promisify(execFile);
@@ -81,26 +79,7 @@ async function staffUser(
   groups: readonly string[] = [],
 ): Promise<{ email: string; username: string; sub: string }> {
   const userPoolId = stack.cognito.userPoolId;
-  await cognito.send(
-    new AdminCreateUserCommand({
-      UserPoolId: userPoolId,
-      Username: email,
-      UserAttributes: [
-        { Name: 'email', Value: email },
-        { Name: 'email_verified', Value: 'true' },
-      ],
-      MessageAction: 'SUPPRESS',
-      TemporaryPassword: DEMO_PASSWORD,
-    }),
-  );
-  await cognito.send(
-    new AdminSetUserPasswordCommand({
-      UserPoolId: userPoolId,
-      Username: email,
-      Password: DEMO_PASSWORD,
-      Permanent: true,
-    }),
-  );
+  await createUser(cognito, userPoolId, email);
   for (const group of groups) {
     await cognito.send(
       new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: email, GroupName: group }),
