@@ -13,7 +13,7 @@
  * - every error class, made to happen in the bundle, carries its real name (errorName in logs).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -23,7 +23,6 @@ import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { build, type Metafile } from 'esbuild';
 import { mapStackTrace, rebuild } from '../../bin/stack-trace';
 import { createPresigner } from '../../functions/shared/presigner';
-import { importFile } from '../../import/importer';
 import { BUNDLING } from '../../lib/api-function';
 import { esbuildOptions } from '../../lib/esbuild-options';
 import { routes } from '../../lib/routes';
@@ -73,16 +72,7 @@ beforeAll(async () => {
     }),
   ]);
   table = started;
-  const seed = join(dir, 'seed.jsonl');
-  writeFileSync(
-    seed,
-    [line('transaction', TRANSACTION), line('customer', CUSTOMER)].join('\n') + '\n',
-  );
-  await importFile(seed, {
-    client: table.client,
-    tableName: table.tableName,
-    displayTimeZone: 'UTC',
-  });
+  await table.importLines([line('transaction', TRANSACTION), line('customer', CUSTOMER)]);
 }, 90_000);
 afterAll(async () => {
   await table?.stop();

@@ -3,15 +3,11 @@
  * "not before" instants, read budgets counted in the table and shared by every instance, and
  * exactly one audit event per request, whatever its outcome.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NOT_BEFORE, accessStateKey, groupNotBefore } from '../../core/access-state';
 import { CUSTOMER_READERS_GROUP } from '../../core/groups';
 import type { AuditEvent } from '../../functions/shared/audit';
 import type { ApiHandler } from '../../functions/shared/http';
-import { importFile } from '../../import/importer';
 import { customer, line, transaction } from '../fixtures';
 import { startTestTable } from '../support/dynamodb';
 import { apiEvent, lambdaContext, testClaims } from '../support/events';
@@ -30,7 +26,6 @@ const nowSeconds = () => Math.floor(nowMs / 1000);
 let table: Awaited<ReturnType<typeof startTestTable>>;
 let handlers: { transaction: ApiHandler; customer: ApiHandler };
 const audited: AuditEvent[] = [];
-const dir = mkdtempSync(join(tmpdir(), 'access-'));
 let users = 0;
 
 /** A user of their own for each test, so that budgets and voided tokens do not carry over. */
@@ -66,21 +61,12 @@ beforeAll(async () => {
     audit: (event) => audited.push(event),
     now: () => nowMs,
   });
-  const file = join(dir, 'records.jsonl');
-  writeFileSync(
-    file,
-    [line('transaction', transaction({ id: 1 })), line('customer', customer({ id: 1 }))].join('\n'),
-  );
-  await importFile(file, {
-    client: table.client,
-    tableName: table.tableName,
-    displayTimeZone: 'UTC',
-  });
+  await table.importLines([
+    line('transaction', transaction({ id: 1 })),
+    line('customer', customer({ id: 1 })),
+  ]);
 }, 90_000);
-afterAll(async () => {
-  await table?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(async () => table?.stop());
 
 describe('access that ends (SPEC 8)', () => {
   test('a token issued before the user\'s "not before" instant: 401 on both routes; a later one reads', async () => {

@@ -4,10 +4,6 @@
  * of the same records race (one wins whole), nor when an importer's clock is behind.
  */
 import { jest } from '@jest/globals';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { importFile, type ImportOptions } from '../../import/importer';
 import { startTestTable } from '../support/dynamodb';
 import { startReaders, type Entity } from '../support/readers';
 import {
@@ -24,29 +20,13 @@ import {
 let table: Awaited<ReturnType<typeof startTestTable>>;
 let readers: Awaited<ReturnType<typeof startReaders>>;
 let runtimeClient: { send: (...args: never[]) => unknown };
-const dir = mkdtempSync(join(tmpdir(), 'whole-'));
-let files = 0;
 
 beforeAll(async () => {
   table = await startTestTable();
   readers = await startReaders(table.endpoint, table.tableName);
   runtimeClient = readers.client as never;
 }, 90_000);
-afterAll(async () => {
-  await table?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function importLines(lines: string[], options: Partial<ImportOptions> = {}) {
-  const path = join(dir, `import-${files++}.jsonl`);
-  writeFileSync(path, lines.join('\n') + '\n');
-  return importFile(path, {
-    client: table.client,
-    tableName: table.tableName,
-    displayTimeZone: 'UTC',
-    ...options,
-  });
-}
+afterAll(async () => table?.stop());
 
 const get = (entity: Entity, id: number) => readers.get(entity, id);
 
@@ -54,7 +34,7 @@ test('readers never see a torn record while records are re-imported both ways an
   // The deleted set is written as A, then deleted, and so on.
   const set = { txns: range(1001, 24), custs: range(1001, 8), deleted: range(2001, 8) };
   const file = (v: Version) => versionLines(set, v);
-  await importLines(file('A'));
+  await table.importLines(file('A'));
 
   const targets = targetsOf(set);
   // A 503 (DynamoDB Local too slow on a loaded machine) is asked again by the readers, as a
@@ -87,7 +67,7 @@ test('readers never see a torn record while records are re-imported both ways an
     }
   });
   try {
-    for (const v of ['B', 'A', 'B', 'A'] as Version[]) await importLines(file(v));
+    for (const v of ['B', 'A', 'B', 'A'] as Version[]) await table.importLines(file(v));
   } finally {
     writing = false;
     await Promise.all(loops);
@@ -117,7 +97,7 @@ test('two imports of the same records at once: each record ends whole, as one of
   ];
   const won = { A: 0, B: 0 };
   for (let round = 0; round < 2; round += 1) {
-    await Promise.all([importLines(file('A')), importLines(file('B'))]);
+    await Promise.all([table.importLines(file('A')), table.importLines(file('B'))]);
     for (const id of ids)
       for (const entity of ['transaction', 'customer'] as const) {
         const r = await get(entity, id);
@@ -133,18 +113,18 @@ test('two imports of the same records at once: each record ends whole, as one of
 
 test('an importer whose clock is behind still replaces the record (versions only grow)', async () => {
   const hourAgo = () => Date.now() - 3_600_000;
-  await importLines([transactionLine(4001, 'A'), customerLine(4001, 'A')]);
-  await importLines([transactionLine(4001, 'B'), customerLine(4001, 'B')], { now: hourAgo });
+  await table.importLines([transactionLine(4001, 'A'), customerLine(4001, 'A')]);
+  await table.importLines([transactionLine(4001, 'B'), customerLine(4001, 'B')], { now: hourAgo });
   expect(versionOf('transaction', (await get('transaction', 4001)).data)).toBe('B');
   expect(versionOf('customer', (await get('customer', 4001)).data)).toBe('B');
   // Racing an importer an hour ahead of it: still whole, nothing left behind.
   await Promise.all([
-    importLines([transactionLine(4001, 'A')], { now: hourAgo }),
-    importLines([transactionLine(4001, 'B')]),
+    table.importLines([transactionLine(4001, 'A')], { now: hourAgo }),
+    table.importLines([transactionLine(4001, 'B')]),
   ]);
   expect(versionOf('transaction', (await get('transaction', 4001)).data)).toBeDefined();
   // A deletion from behind, too.
-  const summary = await importLines([JSON.stringify({ delete: { customer: 4001 } })], {
+  const summary = await table.importLines([JSON.stringify({ delete: { customer: 4001 } })], {
     now: hourAgo,
   });
   expect(summary).toMatchObject({ deletes: 1, notFound: 0 });
@@ -153,8 +133,8 @@ test('an importer whose clock is behind still replaces the record (versions only
 });
 
 test('deletions: a 404 after, missing ids counted, re-creation works', async () => {
-  await importLines([transactionLine(5001, 'A'), customerLine(5001, 'B')]);
-  const summary = await importLines([
+  await table.importLines([transactionLine(5001, 'A'), customerLine(5001, 'B')]);
+  const summary = await table.importLines([
     JSON.stringify({ delete: { transaction: 5001 } }),
     JSON.stringify({ delete: { customer: 5001 } }),
     JSON.stringify({ delete: { transaction: 5999 } }),
@@ -166,11 +146,13 @@ test('deletions: a 404 after, missing ids counted, re-creation works', async () 
   });
   expect((await get('customer', 5001)).status).toBe(404);
   // Deleting again: counted as not there.
-  expect(await importLines([JSON.stringify({ delete: { transaction: 5001 } })])).toMatchObject({
+  expect(
+    await table.importLines([JSON.stringify({ delete: { transaction: 5001 } })]),
+  ).toMatchObject({
     deletes: 1,
     notFound: 1,
   });
-  await importLines([transactionLine(5001, 'B')]);
+  await table.importLines([transactionLine(5001, 'B')]);
   expect(versionOf('transaction', (await get('transaction', 5001)).data)).toBe('B');
   expect(await strayItems(table.client, table.tableName)).toBe(0);
 });
@@ -178,7 +160,7 @@ test('deletions: a 404 after, missing ids counted, re-creation works', async () 
 test('the same id written and deleted in one file is refused with both lines', async () => {
   const problems: string[] = [];
   await expect(
-    importLines(
+    table.importLines(
       [
         transactionLine(6001, 'A'),
         JSON.stringify({ delete: { customer: 6001 } }),

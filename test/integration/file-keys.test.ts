@@ -6,13 +6,12 @@
  * (A key with an empty segment, `signatures//x`, is accepted and works in AWS; s3rver cannot
  * store one, so it is not fetched here.)
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { parseExactJson, stringifyExactJson } from '../../core/json';
 import type { ApiHandler } from '../../functions/shared/http';
-import { importFile } from '../../import/importer';
 import { S3RVER_CREDENTIALS, s3Client, startS3, type LocalS3 } from '../../local/s3';
 import { currencyLine, customer, line, riskAssessment, transaction } from '../fixtures';
 import { startTestTable } from '../support/dynamodb';
@@ -80,23 +79,16 @@ test.each(KEYS)('a key with %s: imported, returned, and its URL opens', async (_
     client.destroy();
   }
   const id = 7000 + KEYS.findIndex(([, k]) => k === key);
-  const path = join(dir, `${id}.jsonl`);
   const field = key.startsWith('attachments/')
     ? 'attachment'
     : key.startsWith('signatures/')
       ? 'signature'
       : 'id_photo';
-  writeFileSync(
-    path,
+  await table.importLines([
     field === 'id_photo'
       ? line('customer', customer({ id, id_photo: key }))
       : line('transaction', transaction({ id, signature: null, attachment: null, [field]: key })),
-  );
-  await importFile(path, {
-    client: table.client,
-    tableName: table.tableName,
-    displayTimeZone: 'UTC',
-  });
+  ]);
 
   const result =
     field === 'id_photo'
@@ -126,13 +118,7 @@ test('unsorted children round-trip in ascending id order, the record otherwise a
     id: 7100,
     customer_risk_assessments: ids.map((id) => riskAssessment(7100, id)),
   });
-  const path = join(dir, 'unsorted.jsonl');
-  writeFileSync(path, [line('transaction', t), line('customer', c)].join('\n'));
-  await importFile(path, {
-    client: table.client,
-    tableName: table.tableName,
-    displayTimeZone: 'UTC',
-  });
+  await table.importLines([line('transaction', t), line('customer', c)]);
   const sortById = (list: { id: number }[]) => [...list].sort((a, b) => a.id - b.id);
   const exact = (value: unknown) => parseExactJson(stringifyExactJson(value));
 

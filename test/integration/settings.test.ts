@@ -2,12 +2,8 @@
  * The functions' settings reach the response: DISPLAY_TIME_ZONE for times (SPEC 3.5, import and
  * GET in the same zone, UTC in the table) and SIGNATURE_URL_TTL_SECONDS for file URLs (SPEC 3.4).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiHandler } from '../../functions/shared/http';
-import { importFile } from '../../import/importer';
 import { customer, line, transaction } from '../fixtures';
 import { startTestTable } from '../support/dynamodb';
 import { testHandlers } from '../support/handlers';
@@ -25,9 +21,7 @@ beforeAll(async () => {
     table.tableName,
     { DISPLAY_TIME_ZONE: ZONE, SIGNATURE_URL_TTL_SECONDS: '3600' },
   ));
-  const file = join(mkdtempSync(join(tmpdir(), 'settings-')), 'records.jsonl');
-  writeFileSync(
-    file,
+  await table.importLines(
     [
       line('transaction', transaction({ id: 1, created_at: '2024-01-01 07:30:00' })),
       line(
@@ -38,13 +32,9 @@ beforeAll(async () => {
           last_transaction_datetime: '2024-01-01 07:30:00',
         }),
       ),
-    ].join('\n'),
+    ],
+    { displayTimeZone: ZONE },
   );
-  await importFile(file, {
-    client: table.client,
-    tableName: table.tableName,
-    displayTimeZone: ZONE,
-  });
 }, 90_000);
 afterAll(async () => table?.stop());
 

@@ -3,14 +3,11 @@
  * re-import, all-or-nothing validation, one request per GET, corrupt records.
  */
 import { jest } from '@jest/globals';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { parseExactJson, stringifyExactJson } from '../../core/json';
 import type { ApiHandler } from '../../functions/shared/http';
-import { importFile, InvalidFileError } from '../../import/importer';
+import { InvalidFileError } from '../../import/importer';
 import { currencyLine, customer, line, riskAssessment, transaction } from '../fixtures';
 import { startTestTable } from '../support/dynamodb';
 import { MANY_READS, testHandlers } from '../support/handlers';
@@ -20,8 +17,6 @@ let table: Awaited<ReturnType<typeof startTestTable>>;
 let getTransaction: ApiHandler;
 let getCustomer: ApiHandler;
 let runtimeClient: { send: (...args: never[]) => unknown };
-const dir = mkdtempSync(join(tmpdir(), 'store-'));
-let files = 0;
 
 beforeAll(async () => {
   table = await startTestTable();
@@ -31,17 +26,11 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(async () => table?.stop());
 
+/** The import's summary, or the error it threw, and the problems it named. */
 async function importLines(lines: string[]) {
-  const path = join(dir, `import-${files++}.jsonl`);
-  writeFileSync(path, lines.join('\n') + '\n');
   const problems: string[] = [];
   try {
-    const summary = await importFile(path, {
-      client: table.client,
-      tableName: table.tableName,
-      displayTimeZone: 'UTC',
-      onProblem: (p) => problems.push(p),
-    });
+    const summary = await table.importLines(lines, { onProblem: (p) => problems.push(p) });
     return { summary, problems };
   } catch (error) {
     return { error, problems };
