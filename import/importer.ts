@@ -3,11 +3,10 @@
  * the file; only ids are kept between them, to find the same record twice.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { partitionKey } from '../core/layout';
 import { createTimeCodec } from '../core/times';
-import { readLines } from './lines';
-import { createLineParser } from './records';
-import { writeGroup, type Write } from './writer';
+import { readLines, type Line } from './lines';
+import { createLineParser, type LineParser } from './records';
+import { writeGroup, type Write, type WriterOptions, type Written } from './writer';
 
 export interface ImportOptions {
   client: DynamoDBDocumentClient;
@@ -42,14 +41,15 @@ export class InvalidFileError extends Error {
   }
 }
 
-type Parsed = Write & { lineNo: number };
+export type Parsed = Write & { lineNo: number };
 
-async function* parsedLines(
-  path: string,
-  parse: ReturnType<typeof createLineParser>,
+/** The records of some lines; every line that is not one is told to `onProblem`, with its number. */
+export async function* parsedLines(
+  lines: AsyncIterable<Line>,
+  parse: LineParser,
   onProblem: (lineNo: number, path: string, reason: string) => void,
 ): AsyncGenerator<Parsed> {
-  for await (const line of readLines(path)) {
+  for await (const line of lines) {
     if ('error' in line) {
       onProblem(line.lineNo, '$', line.error);
       continue;
@@ -61,84 +61,111 @@ async function* parsedLines(
   }
 }
 
+/** A problem as SPEC 6 reports it. */
+export const problemText = (lineNo: number, field: string, reason: string): string =>
+  `line ${lineNo}: ${field}: ${reason}`;
+
+/** What the duplicate check keeps of a record line: which record, written or deleted, where. */
+export interface RecordRef {
+  entity: Write['entity']['name'];
+  id: bigint;
+  kind: Write['kind'];
+  lineNo: number;
+}
+
+/**
+ * The same record twice in a file, fed its record lines in file order: a record may be on one
+ * line only (twice written, or written and deleted, is ambiguous). Returns the problem of a
+ * line that repeats an earlier one, as `[field, reason]`.
+ */
+export function duplicateCheck(): (ref: RecordRef) => [string, string] | undefined {
+  const seen = new Map<string, { lineNo: number; kind: Write['kind'] }>();
+  const done = (k: Write['kind']) => (k === 'put' ? 'written' : 'deleted');
+  return ({ entity, id, kind, lineNo }) => {
+    const key = `${entity}#${id}`;
+    const first = seen.get(key);
+    if (first === undefined) {
+      seen.set(key, { lineNo, kind });
+      return undefined;
+    }
+    const field = kind === 'put' ? `${entity}.id` : `delete.${entity}`;
+    return [
+      field,
+      first.kind === kind
+        ? `${entity} ${id} is already on line ${first.lineNo}`
+        : `${entity} ${id} is ${done(first.kind)} on line ${first.lineNo} and ${done(kind)} on line ${lineNo}; a file may do only one`,
+    ];
+  };
+}
+
 /** Pass one: every problem of the file, and how many records it holds. */
 async function validateFile(
   path: string,
-  parse: ReturnType<typeof createLineParser>,
+  parse: LineParser,
   onProblem: (problem: string) => void,
 ): Promise<{ problems: number; records: number }> {
   let problems = 0;
   let records = 0;
   const report = (lineNo: number, field: string, reason: string): void => {
     problems += 1;
-    onProblem(`line ${lineNo}: ${field}: ${reason}`);
+    onProblem(problemText(lineNo, field, reason));
   };
-  // A record may be on one line only: twice written, or written and deleted, is ambiguous.
-  const seen = new Map<string, { lineNo: number; kind: Write['kind'] }>();
-  for await (const { entity: descriptor, id, kind, lineNo } of parsedLines(path, parse, report)) {
+  const duplicate = duplicateCheck();
+  for await (const { entity, id, kind, lineNo } of parsedLines(readLines(path), parse, report)) {
     records += 1;
-    const key = partitionKey(descriptor, id);
-    const entity = descriptor.name;
-    const first = seen.get(key);
-    if (first === undefined) {
-      seen.set(key, { lineNo, kind });
-      continue;
-    }
-    const field = kind === 'put' ? `${entity}.id` : `delete.${entity}`;
-    const done = (k: Write['kind']) => (k === 'put' ? 'written' : 'deleted');
-    report(
-      lineNo,
-      field,
-      first.kind === kind
-        ? `${entity} ${id} is already on line ${first.lineNo}`
-        : `${entity} ${id} is ${done(first.kind)} on line ${first.lineNo} and ${done(kind)} on line ${lineNo}; a file may do only one`,
-    );
+    const found = duplicate({ entity: entity.name, id, kind, lineNo });
+    if (found) report(lineNo, ...found);
   }
   return { problems, records };
 }
 
-export async function importFile(path: string, options: ImportOptions): Promise<ImportSummary> {
-  const {
-    client,
-    tableName,
-    onProblem = () => {},
-    onProgress = () => {},
-    recordsPerGroup = 25,
-    concurrency = 8,
-  } = options;
-  const parse = createLineParser(createTimeCodec(options.displayTimeZone));
+/** An empty summary, and how one written record or delete counts in it. */
+export const emptySummary = (): ImportSummary => ({
+  records: 0,
+  transactions: 0,
+  customers: 0,
+  deletes: 0,
+  notFound: 0,
+});
 
-  const { problems, records } = await validateFile(path, parse, onProblem);
-  if (problems > 0) throw new InvalidFileError(problems);
+export function count(summary: ImportSummary, write: Write, written: Written): void {
+  if (write.kind === 'delete') {
+    summary.deletes += 1;
+    if (!written.existed) summary.notFound += 1;
+  } else {
+    summary.records += 1;
+    summary[write.entity.name === 'transaction' ? 'transactions' : 'customers'] += 1;
+  }
+}
 
-  const summary: ImportSummary = {
-    records: 0,
-    transactions: 0,
-    customers: 0,
-    deletes: 0,
-    notFound: 0,
-  };
-  const writer = { client, tableName, now: options.now };
+export interface WriteOptions extends WriterOptions {
+  recordsPerGroup?: number;
+  concurrency?: number;
+  /** Called after each group is written, with each record or delete and what its write found. */
+  onWritten?: (group: { write: Parsed; written: Written }[]) => void;
+}
+
+/**
+ * Pass two: writes records (all valid: a line that no longer parses stops it), in groups, at most
+ * `concurrency` groups at once; the first failure stops it. Returns the counts.
+ */
+export async function writeRecords(
+  lines: AsyncIterable<Line>,
+  parse: LineParser,
+  options: WriteOptions,
+): Promise<ImportSummary> {
+  const { recordsPerGroup = 25, concurrency = 8, onWritten = () => {} } = options;
+  const summary = emptySummary();
+  const writer = { client: options.client, tableName: options.tableName, now: options.now };
   const unexpected = (lineNo: number): never => {
     throw new Error(`line ${lineNo} changed while importing; nothing after it was written`);
   };
-  let done = 0;
   const write = async (group: Parsed[]): Promise<void> => {
     const written = await writeGroup(writer, group);
-    group.forEach((w, i) => {
-      if (w.kind === 'delete') {
-        summary.deletes += 1;
-        if (!written[i]!.existed) summary.notFound += 1;
-      } else {
-        summary.records += 1;
-        summary[w.entity.name === 'transaction' ? 'transactions' : 'customers'] += 1;
-      }
-    });
-    done += group.length;
-    onProgress(done, records);
+    group.forEach((w, i) => count(summary, w, written[i]!));
+    onWritten(group.map((write, i) => ({ write, written: written[i]! })));
   };
 
-  // Groups are written concurrently, at most `concurrency` at once; the first failure stops it.
   const inFlight = new Set<Promise<void>>();
   let failure: { error: unknown } | undefined;
   const start = (group: Parsed[]): void => {
@@ -147,9 +174,8 @@ export async function importFile(path: string, options: ImportOptions): Promise<
       .finally(() => inFlight.delete(task));
     inFlight.add(task);
   };
-  onProgress(0, records);
   let group: Parsed[] = [];
-  for await (const parsed of parsedLines(path, parse, unexpected)) {
+  for await (const parsed of parsedLines(lines, parse, unexpected)) {
     group.push(parsed);
     if (group.length < recordsPerGroup) continue;
     start(group);
@@ -161,4 +187,22 @@ export async function importFile(path: string, options: ImportOptions): Promise<
   await Promise.all(inFlight);
   if (failure) throw failure.error;
   return summary;
+}
+
+export async function importFile(path: string, options: ImportOptions): Promise<ImportSummary> {
+  const { onProblem = () => {}, onProgress = () => {} } = options;
+  const parse = createLineParser(createTimeCodec(options.displayTimeZone));
+
+  const { problems, records } = await validateFile(path, parse, onProblem);
+  if (problems > 0) throw new InvalidFileError(problems);
+
+  let done = 0;
+  onProgress(0, records);
+  return writeRecords(readLines(path), parse, {
+    ...options,
+    onWritten: (group) => {
+      done += group.length;
+      onProgress(done, records);
+    },
+  });
 }

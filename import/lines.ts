@@ -8,12 +8,24 @@ export type Line = { lineNo: number; text: string } | { lineNo: number; error: s
 
 export const MAX_LINE_BYTES = 1024 * 1024;
 
-export async function* readLines(path: string, maxBytes = MAX_LINE_BYTES): AsyncGenerator<Line> {
+export function readLines(path: string, maxBytes = MAX_LINE_BYTES): AsyncGenerator<Line> {
+  return linesOf(createReadStream(path) as AsyncIterable<Buffer>, 1, maxBytes);
+}
+
+/**
+ * The lines of a byte stream (a file, or a part of one that starts at a line start: an S3 range
+ * read), numbered from `firstLine`, the file's own number of the stream's first line.
+ */
+export async function* linesOf(
+  chunks: AsyncIterable<Uint8Array>,
+  firstLine = 1,
+  maxBytes = MAX_LINE_BYTES,
+): AsyncGenerator<Line> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let parts: Buffer[] = [];
   let size = 0;
   let tooLong = false;
-  let lineNo = 0;
+  let lineNo = firstLine - 1;
 
   const finish = (): Line => {
     lineNo += 1;
@@ -31,7 +43,10 @@ export async function* readLines(path: string, maxBytes = MAX_LINE_BYTES): Async
     }
   };
 
-  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+  for await (const bytes of chunks) {
+    const chunk = Buffer.isBuffer(bytes)
+      ? bytes
+      : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
     let start = 0;
     for (;;) {
       const newline = chunk.indexOf(10, start);

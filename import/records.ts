@@ -42,7 +42,9 @@ function parseDelete(value: unknown): ParsedLine {
     : { ok: true, kind: 'delete', entity: ENTITIES[entity], id: id as bigint };
 }
 
-export function createLineParser(times: TimeCodec): (text: string) => ParsedLine {
+export type LineParser = (text: string) => ParsedLine;
+
+export function createLineParser(times: TimeCodec): LineParser {
   const wallTime = timeCheck(times);
   const checks = new Map(Object.values(ENTITIES).map((entity) => [entity, entity.check(wallTime)]));
 

@@ -1,0 +1,60 @@
+/**
+ * What the import's functions build once per execution environment (functions/import-*.ts):
+ * the S3 and DynamoDB clients and the settings, from the environment the stage sets.
+ */
+import { S3Client } from '@aws-sdk/client-s3';
+import { stdoutImportAudit } from '../../import/audit';
+import { createDocumentClient } from '../../import/document-client';
+import type { StepDeps } from '../../import/steps';
+import { ConfigError } from './config';
+import { isTimeZone, DEFAULT_TIME_ZONE } from '../../core/settings';
+
+type Env = Record<string, string | undefined>;
+
+function required(env: Env, name: string): string {
+  const value = env[name];
+  if (!value) throw new ConfigError(`Missing required environment variable ${name}`);
+  return value;
+}
+
+/** A positive whole number from the environment, or undefined when unset. */
+function positive(env: Env, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[1-9][0-9]*$/.test(raw)) throw new ConfigError(`${name} must be a positive integer`);
+  return Number(raw);
+}
+
+export function importDepsFromEnv(env: Env = process.env): StepDeps {
+  const region = required(env, 'AWS_REGION');
+  const displayTimeZone = env.DISPLAY_TIME_ZONE ?? DEFAULT_TIME_ZONE;
+  if (!isTimeZone(displayTimeZone))
+    throw new ConfigError(`DISPLAY_TIME_ZONE is not an IANA time zone: ${displayTimeZone}`);
+  const s3Endpoint = env.S3_ENDPOINT || undefined;
+  return {
+    s3: new S3Client({ region, endpoint: s3Endpoint, forcePathStyle: s3Endpoint !== undefined }),
+    client: createDocumentClient({
+      region,
+      endpoint: env.DYNAMODB_ENDPOINT || undefined,
+      maxAttempts: 5,
+      requestTimeoutMs: 10_000,
+      environmentOnly: true,
+    }),
+    tableName: required(env, 'TABLE_NAME'),
+    displayTimeZone,
+    audit: stdoutImportAudit,
+    partBytes: positive(env, 'IMPORT_PART_BYTES'),
+    writeConcurrency: positive(env, 'IMPORT_WRITE_CONCURRENCY'),
+  };
+}
+
+/**
+ * A step's handler built on its first invocation (as the API's, functions/shared/record-handler.ts):
+ * importing an entry file has no side effects; the clients then live as long as the environment.
+ */
+export function onFirstInvocation<I, O>(
+  create: () => (input: I) => Promise<O>,
+): (input: I) => Promise<O> {
+  let handler: ((input: I) => Promise<O>) | undefined;
+  return (input) => (handler ??= create())(input);
+}

@@ -1,0 +1,78 @@
+/**
+ * The import's audit events (SPEC 9): one when an import starts, one when it ends, one per record
+ * written or deleted; never a field of a record. Written as the read events are
+ * (functions/shared/audit.ts): a JSON line on stdout, in the function's log group, kept as long;
+ * locally also in `.local/audit.jsonl`. Their `message` differs from the read events' so that the
+ * read queries and metrics count reads only; `kind` says which of the three an event is.
+ */
+import type { Entity } from '../core/entities';
+import type { ImportSummary } from './importer';
+
+export const IMPORT_AUDIT_MESSAGE = 'import-audit';
+
+/** Who put the file and where (from the S3 event; see ExecutionInput). */
+export interface Uploader {
+  requester: string | null;
+  sourceIp: string | null;
+  s3RequestId: string | null;
+}
+
+interface Base {
+  timestamp: string;
+  level: 'INFO';
+  message: typeof IMPORT_AUDIT_MESSAGE;
+  importId: string;
+}
+
+export interface ImportStartedEvent extends Base, Uploader {
+  kind: 'import-started';
+  key: string;
+  versionId: string;
+  sha256: string;
+  parts: number;
+}
+
+export interface ImportEndedEvent extends Base, Uploader {
+  kind: 'import-ended';
+  key: string;
+  versionId: string;
+  sha256: string | null;
+  outcome: 'imported' | 'rejected' | 'failed';
+  counts: ImportSummary;
+  problems: number;
+}
+
+export interface RecordChangedEvent extends Base {
+  kind: 'record';
+  entity: Entity;
+  recordId: string;
+  action: 'put' | 'delete';
+  line: number;
+}
+
+export type ImportAuditEvent = ImportStartedEvent | ImportEndedEvent | RecordChangedEvent;
+
+export type ImportAuditSink = (event: ImportAuditEvent) => void;
+
+/** Distributes Omit over the union, so each kind keeps its own fields. */
+type Fields<E> = E extends ImportAuditEvent ? Omit<E, keyof Base> : never;
+
+export const importAuditEvent = (
+  importId: string,
+  fields: Fields<ImportAuditEvent>,
+): ImportAuditEvent =>
+  ({
+    timestamp: new Date().toISOString(),
+    level: 'INFO',
+    message: IMPORT_AUDIT_MESSAGE,
+    importId,
+    ...fields,
+  }) as ImportAuditEvent;
+
+/** Deployed: one JSON line on stdout, which Lambda puts in the function's log group. */
+export const stdoutImportAudit: ImportAuditSink = (event) => {
+  process.stdout.write(`${JSON.stringify(event)}\n`);
+};
+
+export const isImportAuditEvent = (event: { message?: unknown }): event is ImportAuditEvent =>
+  event.message === IMPORT_AUDIT_MESSAGE;

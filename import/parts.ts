@@ -1,0 +1,133 @@
+/**
+ * The import in parts (SPEC 9): a file is cut into byte ranges that end at line breaks, each
+ * owning the lines that start inside it and knowing the file's number of its first line, so that
+ * every problem keeps the file's own line number (a line that is not JSON or not UTF-8 included)
+ * however the file is cut. Each part is checked alone; the same record in two lines, in one part
+ * or two, is found when the parts' record lists are merged in file order. The checks and the
+ * writes are the direct import's own (./importer.ts).
+ */
+import { createHash } from 'node:crypto';
+import type { Entity } from '../core/entities';
+import { duplicateCheck, parsedLines, problemText, type RecordRef } from './importer';
+import type { Line } from './lines';
+import type { LineParser } from './records';
+
+/** Bytes a part holds at least (but its last line's end), unless the file ends first. */
+export const DEFAULT_PART_BYTES = 8 * 1024 * 1024;
+/** Problems a report lists; the total is always exact (SPEC 9). */
+export const MAX_LISTED_PROBLEMS = 1000;
+
+/** A byte range `[start, end)` of the file, its first line's number in the file. */
+export interface Part {
+  index: number;
+  start: number;
+  end: number;
+  firstLine: number;
+}
+
+export interface FilePlan {
+  sha256: string;
+  size: number;
+  parts: Part[];
+}
+
+/**
+ * Reads the file once: its SHA-256 and its parts, each ending at the first line break at or
+ * after `partBytes` bytes from its start (or at the file's end).
+ */
+export async function planParts(
+  chunks: AsyncIterable<Uint8Array>,
+  partBytes = DEFAULT_PART_BYTES,
+): Promise<FilePlan> {
+  if (!Number.isSafeInteger(partBytes) || partBytes < 1)
+    throw new Error(`part size must be a whole number of bytes, at least 1: ${partBytes}`);
+  const hash = createHash('sha256');
+  const parts: Part[] = [];
+  let offset = 0; // bytes read before this chunk
+  let start = 0; // the open part's first byte
+  let firstLine = 1; // the open part's first line
+  let line = 1; // the line the next byte is in
+  for await (const chunk of chunks) {
+    hash.update(chunk);
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) {
+      line += 1;
+      const end = offset + i + 1;
+      if (end - start >= partBytes) {
+        parts.push({ index: parts.length, start, end, firstLine });
+        start = end;
+        firstLine = line;
+      }
+    }
+    offset += chunk.length;
+  }
+  if (offset > start) parts.push({ index: parts.length, start, end: offset, firstLine });
+  return { sha256: hash.digest('hex'), size: offset, parts };
+}
+
+/** A record line as a checked part lists it: `[entity, id, kind, line]` (compact: parts are big). */
+export type RecordEntry = [Entity, string, 'put' | 'delete', number];
+/** A problem with its line number, so that merged problems sort in file order. */
+export type LineProblem = [number, string];
+
+/** What checking a part found: its problems (the first MAX_LISTED_PROBLEMS), their count, its records. */
+export interface CheckedPart {
+  index: number;
+  problems: LineProblem[];
+  problemCount: number;
+  records: RecordEntry[];
+}
+
+/** Checks a part's lines (the first pass), each line as the direct import checks it. */
+export async function checkPart(
+  index: number,
+  lines: AsyncIterable<Line>,
+  parse: LineParser,
+): Promise<CheckedPart> {
+  const checked: CheckedPart = { index, problems: [], problemCount: 0, records: [] };
+  const onProblem = (lineNo: number, field: string, reason: string): void => {
+    checked.problemCount += 1;
+    if (checked.problems.length < MAX_LISTED_PROBLEMS)
+      checked.problems.push([lineNo, problemText(lineNo, field, reason)]);
+  };
+  for await (const { entity, id, kind, lineNo } of parsedLines(lines, parse, onProblem))
+    checked.records.push([entity.name, id.toString(), kind, lineNo]);
+  return checked;
+}
+
+export interface Verdict {
+  /** The first MAX_LISTED_PROBLEMS problems in file order, as SPEC 6 words them. */
+  problems: string[];
+  problemCount: number;
+  records: number;
+}
+
+/**
+ * Merges the checked parts (the Verify step): their problems and every record seen twice in
+ * the file, in file order, as the direct import reports them.
+ */
+export function verifyParts(checked: CheckedPart[]): Verdict {
+  const ordered = [...checked].sort((a, b) => a.index - b.index);
+  const duplicate = duplicateCheck();
+  const problems: LineProblem[] = [];
+  let problemCount = 0;
+  let records = 0;
+  for (const part of ordered) {
+    problems.push(...part.problems);
+    problemCount += part.problemCount;
+    for (const [entity, id, kind, lineNo] of part.records) {
+      records += 1;
+      const ref: RecordRef = { entity, id: BigInt(id), kind, lineNo };
+      const found = duplicate(ref);
+      if (!found) continue;
+      problemCount += 1;
+      problems.push([lineNo, problemText(lineNo, ...found)]);
+    }
+  }
+  // Stable: a line's own problems keep their order; no line has both kinds.
+  problems.sort((a, b) => a[0] - b[0]);
+  return {
+    problems: problems.slice(0, MAX_LISTED_PROBLEMS).map(([, text]) => text),
+    problemCount,
+    records,
+  };
+}
