@@ -1,81 +1,58 @@
 /**
- * `npm run import -- <file>` (SPEC 6): into the local stack's table, or into a deployed table
- * when TABLE_NAME is set (with AWS credentials and region from the environment).
+ * `npm run import -- <file> [--stage <name>]` (SPEC 5, 9): the file into an import drop, the
+ * import followed with a progress line, its report printed; exit 0 only when imported whole.
+ * Without --stage, the local stack's drop, the workflow run in this process
+ * (local/import-runner.ts); with it, the stage's drop, found from its stack's outputs
+ * (import/stage-drop.ts). Records never reach a deployed table from this machine: TABLE_NAME is
+ * refused (README).
  */
 import { basename } from 'node:path';
-import { createDocumentClient } from '../import/document-client';
-import { InvalidFileError, importFile } from '../import/importer';
+import type { ImportReport } from '../import/steps';
+import type { Progress } from '../import/drop';
+import { dropFile } from '../local/import-runner';
 import {
   incompleteState,
+  localAuditFile,
   LocalStackNotRunning,
   readLocalState,
   type LocalState,
 } from '../local/state';
 
-/** The running local stack's, when TABLE_NAME names no deployed table. */
+const USAGE = 'Usage: npm run import -- <file.jsonl> [--stage <name>]';
+
+/** The running local stack's. */
 function localState(): Partial<LocalState> {
   try {
     return readLocalState();
   } catch (error) {
     if (!(error instanceof LocalStackNotRunning)) throw error;
     throw new Error(
-      'The local stack has not been started: run `npm start`, or set TABLE_NAME for a deployed table',
+      'The local stack has not been started: run `npm start`, or give --stage <name> for a deployed stage',
       { cause: error },
     );
   }
-}
-
-function target(): {
-  tableName: string;
-  client: ReturnType<typeof createDocumentClient>;
-  displayTimeZone: string;
-  where: string;
-} {
-  const io = { maxAttempts: 5, requestTimeoutMs: 10_000 };
-  if (process.env.TABLE_NAME) {
-    const region = process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
-    if (!region) throw new Error('Set AWS_REGION to import into a deployed table');
-    return {
-      tableName: process.env.TABLE_NAME,
-      client: createDocumentClient({ region, endpoint: process.env.DYNAMODB_ENDPOINT, ...io }),
-      displayTimeZone: process.env.DISPLAY_TIME_ZONE ?? 'UTC',
-      where: `table ${process.env.TABLE_NAME}`,
-    };
-  }
-  const state = localState();
-  if (!state.tableName || !state.dynamoDbEndpoint) throw incompleteState();
-  return {
-    tableName: state.tableName,
-    client: createDocumentClient({
-      region: 'us-east-1',
-      endpoint: state.dynamoDbEndpoint,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      ...io,
-    }),
-    // Times are read in the zone the local functions show them in (SPEC 3.5).
-    displayTimeZone: state.displayTimeZone ?? 'UTC',
-    where: `the local stack's table (${state.dynamoDbEndpoint})`,
-  };
 }
 
 /**
  * Progress on stderr: on a terminal one live line; otherwise (CI logs, nohup) a plain line every
  * IMPORT_PROGRESS_SECONDS (default 5), so that a short import prints nothing.
  */
-function progressReporter(): { update: (done: number, total: number) => void; end: () => void } {
+function progressReporter(): { update: (p: Progress) => void; end: () => void } {
   const tty = process.stderr.isTTY;
   const everyMs = Number(process.env.IMPORT_PROGRESS_SECONDS ?? 5) * 1000;
   const started = performance.now();
   let last = tty ? 0 : started;
   let shown = false;
   return {
-    update: (done, total) => {
+    update: ({ phase, parts, partsDone, records }) => {
       const now = performance.now();
       if (!tty && now - last < everyMs) return;
       last = now;
-      const rate = done / Math.max((now - started) / 1000, 0.001);
-      const text = `Importing: ${done} of ${total} records (${rate.toFixed(0)}/s)`;
-      process.stderr.write(tty ? `\r${text}` : `${text}\n`);
+      const text =
+        phase === 'checking' || phase === 'writing'
+          ? `Import ${phase}: ${partsDone} of ${parts} parts, ${records} records`
+          : `Import ${phase}`;
+      process.stderr.write(tty ? `\r\x1b[K${text}` : `${text}\n`);
       shown = true;
     },
     end: () => {
@@ -84,40 +61,93 @@ function progressReporter(): { update: (done: number, total: number) => void; en
   };
 }
 
+/** The report as a person reads it: problems on stderr, the outcome and counts on stdout. */
+function printReport(report: ImportReport, file: string, where: string): number {
+  const { counts } = report;
+  if (report.outcome === 'imported') {
+    const deleted =
+      counts.deletes === 0
+        ? ''
+        : `, deleted ${counts.deletes} (${counts.notFound} of them not there)`;
+    console.log(
+      `Imported ${counts.records} records (${counts.transactions} transactions, ${counts.customers} customers)${deleted} from ${basename(file)} into ${where}`,
+    );
+  } else if (report.outcome === 'rejected') {
+    for (const problem of report.problems) console.error(problem);
+    const n = report.problemCount;
+    const more = n > report.problems.length ? ` (the first ${report.problems.length} listed)` : '';
+    console.error(`The file has ${n} problem${n === 1 ? '' : 's'}${more}; nothing was written`);
+  } else {
+    console.error(`The import failed: ${report.error ?? 'see the report'}`);
+  }
+  console.error(
+    `Report: reports/${report.importId}.json (SHA-256 ${report.sha256 ?? 'unknown'}, ${report.startedAt ?? '?'} to ${report.endedAt})`,
+  );
+  return report.outcome === 'imported' ? 0 : 1;
+}
+
+function parseArgs(argv: string[]): { file: string; stage: string | undefined } | undefined {
+  const args = [...argv];
+  let stage: string | undefined;
+  const at = args.indexOf('--stage');
+  if (at !== -1) {
+    stage = args[at + 1];
+    if (!stage) return undefined;
+    args.splice(at, 2);
+  }
+  if (args.length !== 1 || args[0]!.startsWith('--')) return undefined;
+  return { file: args[0]!, stage };
+}
+
 async function main(): Promise<number> {
-  const file = process.argv[2];
-  if (!file || process.argv.length > 3) {
-    console.error('Usage: npm run import -- <file.jsonl>');
+  const args = parseArgs(process.argv.slice(2));
+  if (!args) {
+    console.error(USAGE);
     return 2;
   }
-  const { tableName, client, displayTimeZone, where } = target();
-  const progress = progressReporter();
-  try {
-    const summary = await importFile(file, {
-      client,
-      tableName,
-      displayTimeZone,
-      onProblem: (problem) => console.error(problem),
-      onProgress: progress.update,
-    });
-    progress.end();
-    const deleted =
-      summary.deletes === 0
-        ? ''
-        : `, deleted ${summary.deletes} (${summary.notFound} of them not there)`;
-    console.log(
-      `Imported ${summary.records} records (${summary.transactions} transactions, ${summary.customers} customers)${deleted} from ${basename(file)} into ${where}`,
+  if (process.env.TABLE_NAME) {
+    console.error(
+      'TABLE_NAME is no longer used: records reach a deployed table only through its stage: `npm run import -- <file> --stage <name>` (README)',
     );
-    return 0;
-  } catch (error) {
-    if (error instanceof InvalidFileError) {
-      console.error(error.message);
-      return 1;
-    }
-    throw error;
-  } finally {
-    client.destroy();
+    return 2;
   }
+  const { file, stage } = args;
+  const progress = progressReporter();
+  if (stage !== undefined) {
+    const { importIntoStage } = await import('../import/stage-drop');
+    const report = await importIntoStage(stage, file, progress.update);
+    progress.end();
+    return printReport(report, file, `stage ${stage}`);
+  }
+  const state = localState();
+  if (
+    !state.tableName ||
+    !state.dynamoDbEndpoint ||
+    !state.s3Endpoint ||
+    !state.importBucketName ||
+    !state.displayTimeZone
+  )
+    throw incompleteState();
+  const report = await dropFile(
+    {
+      s3Endpoint: state.s3Endpoint,
+      importBucketName: state.importBucketName,
+      dynamoDbEndpoint: state.dynamoDbEndpoint,
+      tableName: state.tableName,
+      // Times are read in the zone the local functions show them in (SPEC 3.5).
+      displayTimeZone: state.displayTimeZone,
+      auditFile: localAuditFile(),
+    },
+    file,
+    {
+      onProgress: progress.update,
+      ...(process.env.IMPORT_PART_BYTES
+        ? { partBytes: Number(process.env.IMPORT_PART_BYTES) }
+        : {}),
+    },
+  );
+  progress.end();
+  return printReport(report, file, `the local stack's table (${state.dynamoDbEndpoint})`);
 }
 
 main().then(

@@ -265,7 +265,8 @@ export interface ReportInput {
   outcome: Outcome;
   /** A Catch's `$.error`: `{ Error, Cause }`. */
   error?: { Error?: string; Cause?: string };
-  input?: Partial<ExecutionInput>;
+  /** The execution's state (the execution input, and `plan` once Plan ran). */
+  input?: Partial<ExecutionInput> & { plan?: Partial<PlanResult> };
 }
 
 /**
@@ -313,8 +314,8 @@ export async function report(
     outcome,
     key: input.key,
     versionId: input.versionId,
-    sha256: input.sha256 ?? null,
-    startedAt: input.startedAt ?? null,
+    sha256: input.sha256 ?? input.input?.plan?.sha256 ?? null,
+    startedAt: input.startedAt ?? input.input?.plan?.startedAt ?? null,
     endedAt: new Date().toISOString(),
     counts,
     problems: verdict?.problems ?? [],

@@ -13,6 +13,8 @@ import { LOCALHOST } from './net';
 import { isPresigned, verifyPresigned } from './sigv4';
 
 export const DEFAULT_BUCKET_NAME = 'currency-exchange-files';
+/** The local import drop (SPEC 9): files under `incoming/`, reports under `reports/`. */
+export const DEFAULT_IMPORT_BUCKET_NAME = 'currency-exchange-imports';
 /** s3rver's built-in account. */
 export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
 export const DEMO_IMAGE_FILE = join(PROJECT_ROOT, 'local', 'demo-signature.png');
@@ -28,12 +30,14 @@ export interface LocalS3Options {
   /** Directory of s3rver's files. */
   dataDir: string;
   bucketName?: string;
+  importBucketName?: string;
 }
 
 export interface LocalS3 {
   /** e.g. http://127.0.0.1:4569 (path-style: <endpoint>/<bucket>/<key>) */
   readonly endpoint: string;
   readonly bucketName: string;
+  readonly importBucketName: string;
   stop(): Promise<void>;
 }
 
@@ -77,12 +81,13 @@ export function s3Client(endpoint: string): S3Client {
 
 export async function startS3(options: LocalS3Options): Promise<LocalS3> {
   const bucketName = options.bucketName ?? DEFAULT_BUCKET_NAME;
+  const importBucketName = options.importBucketName ?? DEFAULT_IMPORT_BUCKET_NAME;
   const require = createRequire(import.meta.url);
   const S3rver = require('s3rver') as S3rverClass;
   const s3rver = new S3rver({
     silent: true,
     directory: resolve(options.dataDir),
-    configureBuckets: [{ name: bucketName, configs: [] }],
+    configureBuckets: [bucketName, importBucketName].map((name) => ({ name, configs: [] })),
     vhostBuckets: false,
   });
   await s3rver.configureBuckets();
@@ -152,5 +157,5 @@ export async function startS3(options: LocalS3Options): Promise<LocalS3> {
     await stop();
     throw error;
   }
-  return { endpoint, bucketName, stop };
+  return { endpoint, bucketName, importBucketName, stop };
 }

@@ -51,6 +51,7 @@ export interface LocalStack {
   readonly apiUrl: string;
   readonly tableName: string;
   readonly bucketName: string;
+  readonly importBucketName: string;
   readonly dynamoDbEndpoint: string;
   readonly s3Endpoint: string;
   readonly cognito: {
@@ -227,6 +228,7 @@ function localStateOf(
     region: 'us-east-1',
     tableName: names.tableName,
     bucketName: names.bucketName,
+    importBucketName: s3.importBucketName,
     dynamoDbEndpoint: dynamoDb.endpoint,
     s3Endpoint: s3.endpoint,
     displayTimeZone: names.displayTimeZone,
@@ -273,6 +275,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       apiUrl: gateway.url,
       tableName,
       bucketName,
+      importBucketName: s3.importBucketName,
       dynamoDbEndpoint: dynamoDb.endpoint,
       s3Endpoint: s3.endpoint,
       cognito: state.cognito,

@@ -19,6 +19,8 @@ export interface LocalState {
   region: string;
   tableName: string;
   bucketName: string;
+  /** The import drop (SPEC 9). */
+  importBucketName: string;
   dynamoDbEndpoint: string;
   s3Endpoint: string;
   /** The zone the functions show times in, and so the zone a local import reads them in. */

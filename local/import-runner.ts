@@ -1,0 +1,292 @@
+/**
+ * The local import drop (SPEC 9): a file put under `incoming/` of the local stack's import bucket,
+ * then the stage's own workflow definition (lib/import-workflow.ts) run by a real ASL interpreter
+ * (aws-local-stepfunctions) with each Task state mapped to the same handler code the stage's
+ * functions run (functions/import-*.ts), in this process.
+ *
+ * The one transform (localDefinition): the interpreter runs inline Maps only, so each Map that
+ * reads its items from S3 (Distributed mode, ItemReader) becomes an inline Map over the items
+ * the runner reads from the manifest itself (added to Plan's result as `items`), and
+ * ResultWriter, ItemBatcher and the failure tolerance are dropped. The alarm topic's Task
+ * (`sns:publish`) is a no-op locally: the report and the exit status say the same.
+ */
+import { appendFileSync } from 'node:fs';
+import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { StateMachine } from 'aws-local-stepfunctions';
+import { createHandler as checkPartHandler } from '../functions/import-check-part';
+import { createHandler as planHandler } from '../functions/import-plan';
+import { createHandler as reportHandler } from '../functions/import-report';
+import { createHandler as verifyHandler } from '../functions/import-verify';
+import { createHandler as writePartHandler } from '../functions/import-write-part';
+import type { ImportAuditSink } from '../import/audit';
+import { createDocumentClient } from '../import/document-client';
+import { incomingKey, putIntoDrop, type Progress } from '../import/drop';
+import type { Part } from '../import/parts';
+import {
+  importIdOf,
+  reportKey,
+  type ExecutionInput,
+  type ImportReport,
+  type PartCounts,
+  type PlanResult,
+  type StepDeps,
+} from '../import/steps';
+import { importWorkflowDefinition } from '../lib/import-workflow';
+import { s3Client } from './s3';
+
+/** Local stand-ins for the stage's ARNs: the runner maps each Task to a handler by them. */
+const REGION = 'us-east-1';
+const ACCOUNT = '000000000000';
+const functionArn = (name: string) => `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${name}`;
+const FUNCTIONS = {
+  plan: functionArn('import-plan'),
+  checkPart: functionArn('import-check-part'),
+  verify: functionArn('import-verify'),
+  writePart: functionArn('import-write-part'),
+  report: functionArn('import-report'),
+} as const;
+const ALARM_TOPIC_ARN = `arn:aws:sns:${REGION}:${ACCOUNT}:import-alarms`;
+
+type Json = unknown;
+type State = Record<string, Json> & { Type?: string };
+type Definition = { States: Record<string, State>; StartAt: string } & Record<string, Json>;
+
+/** Each Map that reads items from S3, made inline over `<Plan's result>.items`. */
+export function localDefinition(definition: Record<string, unknown>): Definition {
+  const copy = structuredClone(definition) as Definition;
+  const planPath = Object.values(copy.States).find(
+    (s) => s.Type === 'Task' && taskFunction(s) === FUNCTIONS.plan,
+  )?.ResultPath;
+  if (typeof planPath !== 'string')
+    throw new Error('the workflow has no Plan task with a ResultPath');
+  const visit = (states: Record<string, State>) => {
+    for (const state of Object.values(states)) {
+      if (state.Type !== 'Map') continue;
+      const processor = (state.ItemProcessor ?? state.Iterator) as Definition | undefined;
+      if (state.ItemReader) {
+        for (const name of ['ItemReader', 'ResultWriter', 'ItemBatcher', 'Label'])
+          delete state[name];
+        for (const name of ['ToleratedFailurePercentage', 'ToleratedFailureCount'])
+          delete state[name];
+        state.ItemsPath = `${planPath}.items`;
+        if (processor) processor.ProcessorConfig = { Mode: 'INLINE' };
+      }
+      if (processor) visit(processor.States);
+    }
+  };
+  visit(copy.States);
+  return copy;
+}
+
+/** The function a Task state calls: its Resource, or lambda:invoke's FunctionName. */
+function taskFunction(state: State): string | undefined {
+  const resource = state.Resource as string | undefined;
+  if (resource?.startsWith('arn:aws:states:::lambda:invoke'))
+    return (state.Parameters as { FunctionName?: string } | undefined)?.FunctionName;
+  return resource;
+}
+
+type Handler = (input: never) => Promise<unknown>;
+
+/** Each Task state, by name (nested ones too), mapped to its local handler. */
+function localHandlers(definition: Definition, handlers: Record<string, Handler>) {
+  const byName: Record<string, (input: Json) => Promise<Json>> = {};
+  const visit = (states: Record<string, State>) => {
+    for (const [name, state] of Object.entries(states)) {
+      if (state.Type === 'Map')
+        visit(((state.ItemProcessor ?? state.Iterator) as Definition).States);
+      if (state.Type !== 'Task') continue;
+      const fn = taskFunction(state);
+      if (fn === undefined) continue;
+      const viaInvoke = (state.Resource as string).startsWith('arn:aws:states:::lambda:invoke');
+      if (fn.startsWith('arn:aws:states:::sns:publish')) {
+        byName[name] = async () => ({ MessageId: 'local' });
+        continue;
+      }
+      const handler = handlers[fn];
+      if (!handler) throw new Error(`no local handler for ${name} (${fn})`);
+      byName[name] = async (input) => {
+        const payload = viaInvoke ? (input as { Payload: Json }).Payload : input;
+        const result = await handler(payload as never);
+        return viaInvoke ? { Payload: result, StatusCode: 200 } : result;
+      };
+    }
+  };
+  visit(definition.States);
+  return byName;
+}
+
+export interface LocalDropTarget {
+  s3Endpoint: string;
+  importBucketName: string;
+  dynamoDbEndpoint: string;
+  tableName: string;
+  /** The local stack's zone, from its state: never the operator's environment. */
+  displayTimeZone: string;
+  /** Where audit events go (the local stack's audit file). */
+  auditFile: string;
+}
+
+export interface LocalDropOptions {
+  /** Parts in flight at once (the stage's importConcurrency). */
+  concurrency?: number;
+  /** Bytes per part (tests force small parts). */
+  partBytes?: number;
+  onProgress?: (progress: Progress) => void;
+  /** The object key under `incoming/`; default a unique one from the file's name. */
+  key?: string;
+  /** Tests: a step's handler wrapped (e.g. a writer killed half-way). */
+  wrap?: Partial<Record<keyof typeof FUNCTIONS, (h: Handler) => Handler>>;
+}
+
+/** The steps' dependencies pointed at the local stack (its clients made once per drop). */
+export function localStepDeps(target: LocalDropTarget, partBytes?: number): StepDeps {
+  const audit: ImportAuditSink = (event) =>
+    appendFileSync(target.auditFile, `${JSON.stringify(event)}\n`);
+  return {
+    s3: s3Client(target.s3Endpoint),
+    client: createDocumentClient({
+      region: REGION,
+      endpoint: target.dynamoDbEndpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      maxAttempts: 5,
+      requestTimeoutMs: 10_000,
+    }),
+    tableName: target.tableName,
+    displayTimeZone: target.displayTimeZone,
+    audit,
+    ...(partBytes === undefined ? {} : { partBytes }),
+  };
+}
+
+/** Runs the workflow over an object already in the drop; resolves with its report. */
+export async function runWorkflow(
+  deps: StepDeps,
+  input: ExecutionInput,
+  options: LocalDropOptions = {},
+): Promise<ImportReport> {
+  const progress: Progress = { phase: 'planning', parts: 0, partsDone: 0, records: 0 };
+  const tell = (change: Partial<Progress>) => {
+    Object.assign(progress, change);
+    options.onProgress?.({ ...progress });
+  };
+  const wrap = (name: keyof typeof FUNCTIONS, h: Handler): Handler =>
+    options.wrap?.[name]?.(h) ?? h;
+  const plan = planHandler(deps);
+  const checkPart = checkPartHandler(deps);
+  const writePart = writePartHandler(deps);
+  let checking = true;
+  const handlers: Record<string, Handler> = {
+    [FUNCTIONS.plan]: wrap('plan', async (event: ExecutionInput) => {
+      tell({ phase: 'planning' });
+      const planned: PlanResult & { items?: Part[] } = await plan(event);
+      const manifest = await deps.s3.send(
+        new GetObjectCommand({ Bucket: event.bucket, Key: planned.manifestKey }),
+      );
+      planned.items = planned.alreadyImported
+        ? []
+        : (JSON.parse(await manifest.Body!.transformToString()) as Part[]);
+      tell({ phase: 'checking', parts: planned.parts });
+      return planned;
+    }),
+    [FUNCTIONS.checkPart]: wrap('checkPart', async (event: Parameters<typeof checkPart>[0]) => {
+      const result = await checkPart(event);
+      tell({ partsDone: progress.partsDone + 1, records: progress.records + result.records });
+      return result;
+    }),
+    [FUNCTIONS.verify]: wrap('verify', verifyHandler(deps) as Handler),
+    [FUNCTIONS.writePart]: wrap('writePart', async (event: Parameters<typeof writePart>[0]) => {
+      if (checking) {
+        checking = false;
+        tell({ phase: 'writing', partsDone: 0, records: 0 });
+      }
+      const result: PartCounts = await writePart(event);
+      tell({
+        partsDone: progress.partsDone + 1,
+        records: progress.records + result.records + result.deletes,
+      });
+      return result;
+    }),
+    [FUNCTIONS.report]: wrap('report', async (event: never) => {
+      tell({ phase: 'reporting' });
+      return reportHandler(deps)(event);
+    }),
+  };
+  const definition = localDefinition(
+    importWorkflowDefinition({
+      planFunctionArn: FUNCTIONS.plan,
+      checkPartFunctionArn: FUNCTIONS.checkPart,
+      verifyFunctionArn: FUNCTIONS.verify,
+      writePartFunctionArn: FUNCTIONS.writePart,
+      reportFunctionArn: FUNCTIONS.report,
+      importBucketName: input.bucket,
+      alarmTopicArn: ALARM_TOPIC_ARN,
+      concurrency: options.concurrency ?? 10,
+    }),
+  );
+  const machine = new StateMachine(definition as never, {
+    validationOptions: { checkPaths: false, checkArn: false },
+  });
+  const execution = machine.run(input as never, {
+    overrides: {
+      taskResourceLocalHandlers: localHandlers(definition, handlers) as never,
+      // Retries wait 0.1 s locally, not the stage's backoff.
+      retryIntervalOverrides: Object.fromEntries(
+        allStateNames(definition).map((name) => [name, 100]),
+      ),
+    },
+  });
+  try {
+    await execution.result;
+  } catch {
+    // A failed execution still wrote its report when Report ran (Catch -> ReportFailure).
+  }
+  const planned = await readReport(deps.s3, input);
+  if (!planned) throw new Error(`the import of ${input.key} ended without a report`);
+  return planned;
+}
+
+function allStateNames(definition: Definition): string[] {
+  return Object.entries(definition.States).flatMap(([name, state]) => [
+    name,
+    ...(state.Type === 'Map'
+      ? allStateNames((state.ItemProcessor ?? state.Iterator) as Definition)
+      : []),
+  ]);
+}
+
+async function readReport(s3: S3Client, input: ExecutionInput): Promise<ImportReport | undefined> {
+  try {
+    const object = await s3.send(
+      new GetObjectCommand({
+        Bucket: input.bucket,
+        Key: reportKey(importIdOf(input.key, input.versionId)),
+      }),
+    );
+    return JSON.parse(await object.Body!.transformToString()) as ImportReport;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NoSuchKey') return undefined;
+    throw error;
+  }
+}
+
+/** `npm run import -- <file>` locally: the file into the drop, the workflow run, its report. */
+export async function dropFile(
+  target: LocalDropTarget,
+  file: string,
+  options: LocalDropOptions = {},
+): Promise<ImportReport> {
+  const deps = localStepDeps(target, options.partBytes);
+  try {
+    const input = await putIntoDrop(
+      deps.s3,
+      target.importBucketName,
+      file,
+      options.key ?? incomingKey(file),
+    );
+    return await runWorkflow(deps, input, options);
+  } finally {
+    deps.s3.destroy();
+    deps.client.destroy();
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The local import drop for one test file: DynamoDB Local (./dynamodb.ts), the local S3 with its
+ * import bucket, an audit file, and `drop`, which puts lines into the drop as `npm run import`
+ * does and runs the workflow in this process (local/import-runner.ts).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../../local/net';
+import { dropFile, type LocalDropOptions } from '../../local/import-runner';
+import { startS3 } from '../../local/s3';
+import { startTestTable } from './dynamodb';
+
+export async function startTestDrop() {
+  const dir = mkdtempSync(join(tmpdir(), 'test-drop-'));
+  const [table, s3] = await Promise.all([
+    startTestTable(),
+    startS3({ port: await freePort(), dataDir: join(dir, 's3') }),
+  ]);
+  const auditFile = join(dir, 'audit.jsonl');
+  const target = {
+    s3Endpoint: s3.endpoint,
+    importBucketName: s3.importBucketName,
+    dynamoDbEndpoint: table.endpoint,
+    tableName: table.tableName,
+    displayTimeZone: 'UTC',
+    auditFile,
+  };
+  let files = 0;
+  /** A file of these lines (or bytes), as given: no newline is added. */
+  const fileOf = (content: string | Buffer): string => {
+    const file = join(dir, `import-${(files += 1)}.jsonl`);
+    writeFileSync(file, content);
+    return file;
+  };
+  return {
+    table,
+    s3,
+    target,
+    auditFile,
+    fileOf,
+    drop: (
+      content: string | Buffer,
+      options: LocalDropOptions & { displayTimeZone?: string } = {},
+    ) =>
+      dropFile(
+        { ...target, displayTimeZone: options.displayTimeZone ?? 'UTC' },
+        fileOf(content),
+        options,
+      ),
+    /** The audit events written so far, parsed. */
+    auditEvents: (): Record<string, unknown>[] =>
+      existsSync(auditFile)
+        ? readFileSync(auditFile, 'utf8')
+            .split('\n')
+            .filter((l) => l !== '')
+            .map((l) => JSON.parse(l) as Record<string, unknown>)
+        : [],
+    stop: async () => {
+      await Promise.allSettled([table.stop(), s3.stop()]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
