@@ -1,11 +1,13 @@
 /**
- * The local stack's audit trail (SPEC 8): `.local/audit.jsonl`, one event a line as the functions
- * wrote it (local/gateway-lambda.ts), and the questions `npm run audit` answers of it: who read
- * this customer or transaction, and what did this user read. Oldest first, as written.
+ * The local stack's audit trail (SPEC 8, 9): `.local/audit.jsonl`, one event a line as the
+ * functions wrote it (local/gateway-lambda.ts) and the local import drop (local/import-runner.ts),
+ * and the questions `npm run audit` answers of it: who read or changed this customer or
+ * transaction, and what did this user read. Oldest first, as written.
  */
 import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { AuditEvent } from '../functions/shared/audit';
+import { isImportAuditEvent, type ImportAuditEvent } from '../import/audit';
 import { parseCanonicalId } from '../core/ids';
 
 export type AuditQuery =
@@ -15,7 +17,18 @@ export type AuditQuery =
 
 export const AUDIT_KINDS = ['customer', 'transaction', 'user'] as const;
 
-export function matches(event: AuditEvent, query: AuditQuery): boolean {
+/** A read (SPEC 8), or an import's start, end or change of one record (SPEC 9). */
+export type AnyAuditEvent = AuditEvent | ImportAuditEvent;
+
+export function matches(event: AnyAuditEvent, query: AuditQuery): boolean {
+  // A record's changes are listed beside its reads; an import's start and end name no record.
+  if (isImportAuditEvent(event))
+    return (
+      event.kind === 'record' &&
+      query.by !== 'user' &&
+      event.entity === query.by &&
+      event.recordId === query.id
+    );
   if (query.by === 'user')
     return query.names.some((name) => name === event.sub || name === event.username);
   return event.entity === query.by && event.recordId === query.id;
@@ -32,6 +45,6 @@ export async function* auditEvents(file: string, query: AuditQuery): AsyncGenera
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
   for await (const line of lines) {
     if (line.trim() === '') continue;
-    if (matches(JSON.parse(line) as AuditEvent, query)) yield line;
+    if (matches(JSON.parse(line) as AnyAuditEvent, query)) yield line;
   }
 }

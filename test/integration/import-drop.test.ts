@@ -1,11 +1,16 @@
 /**
  * SPEC 9 locally, end to end through the drop: a file put into the local import bucket, the
  * stage's workflow definition run by a real ASL interpreter with the functions' handler code,
- * the report, the table read back through the real GET handlers.
+ * the report, the table read back through the real GET handlers, the audit events.
  */
+import { spawnSync } from 'node:child_process';
+import { dirname } from 'node:path';
+import { parseExactJson, stringifyExactJson } from '../../core/json';
+import { PROJECT_ROOT } from '../../lib/project-root';
+import type { ImportReport } from '../../import/steps';
 import { customer, line, transaction } from '../fixtures';
 import { startTestDrop } from '../support/drop';
-import { startReaders } from '../support/readers';
+import { startReaders, type Entity } from '../support/readers';
 
 let drop: Awaited<ReturnType<typeof startTestDrop>>;
 let readers: Awaited<ReturnType<typeof startReaders>>;
@@ -16,14 +21,34 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(async () => drop?.stop());
 
-test('a valid file is imported and every record reads back exactly (round trip)', async () => {
-  const records = [transaction({ id: 11 }), transaction({ id: 12, total_amount: '0.01' })];
-  const customers = [customer({ id: 11 }), customer({ id: 12, tin: null })];
+/** The record as imported, exactly (integers as bigint). */
+const exact = (record: Record<string, unknown>) =>
+  parseExactJson(stringifyExactJson(record)) as Record<string, unknown>;
+const file = (lines: string[]) => `${lines.join('\n')}\n`;
+/** A record with no file fields set, so that the API returns it exactly as imported. */
+const txn = (id: number, more: Record<string, unknown> = {}) =>
+  transaction({ id, signature: null, attachment: null, ...more });
+const cust = (id: number, more: Record<string, unknown> = {}) =>
+  customer({ id, id_photo: null, ...more });
+
+/** The import's audit events, by kind. */
+function eventsOf(importId: string) {
+  const events = drop.auditEvents().filter((e) => e.importId === importId);
+  return {
+    all: events,
+    started: events.filter((e) => e.kind === 'import-started'),
+    ended: events.filter((e) => e.kind === 'import-ended'),
+    records: events.filter((e) => e.kind === 'record'),
+  };
+}
+
+const status = async (entity: Entity, id: number) => (await readers.get(entity, id)).status;
+
+test('a valid file is imported: every record reads back exactly, the report and audit events say so', async () => {
+  const txns = [txn(11), txn(12, { total_amount: '0.01', attachment: null })];
+  const custs = [cust(11), cust(12, { tin: null, customer_risk_assessments: [] })];
   const report = await drop.drop(
-    [
-      ...records.map((r) => line('transaction', r)),
-      ...customers.map((c) => line('customer', c)),
-    ].join('\n') + '\n',
+    file([...txns.map((t) => line('transaction', t)), ...custs.map((c) => line('customer', c))]),
   );
   expect(report).toMatchObject({
     outcome: 'imported',
@@ -31,6 +56,190 @@ test('a valid file is imported and every record reads back exactly (round trip)'
     problems: [],
     problemCount: 0,
   });
-  const got = await readers.get('transaction', 12);
-  expect(got.status).toBe(200);
+  expect(report.sha256).toMatch(/^[0-9a-f]{64}$/);
+  expect(report.key).toMatch(/^incoming\/.+\.jsonl$/);
+  expect(Date.parse(report.endedAt)).toBeGreaterThanOrEqual(Date.parse(report.startedAt!));
+  for (const t of txns)
+    expect((await readers.get('transaction', t.id as number)).data).toEqual(exact(t));
+  for (const c of custs)
+    expect((await readers.get('customer', c.id as number)).data).toEqual(exact(c));
+
+  const events = eventsOf(report.importId);
+  expect(events.started).toHaveLength(1);
+  expect(events.ended).toHaveLength(1);
+  expect(events.started[0]).toMatchObject({
+    message: 'import-audit',
+    key: report.key,
+    sha256: report.sha256,
+    requester: expect.stringMatching(/^local:/),
+    sourceIp: '127.0.0.1',
+  });
+  expect(events.ended[0]).toMatchObject({ outcome: 'imported', counts: report.counts });
+  expect(events.records.map((e) => [e.entity, e.recordId, e.action, e.line]).sort()).toEqual(
+    [
+      ['customer', '11', 'put', 3],
+      ['customer', '12', 'put', 4],
+      ['transaction', '11', 'put', 1],
+      ['transaction', '12', 'put', 2],
+    ].sort(),
+  );
+}, 60_000);
+
+test('bad lines anywhere (first, last, not JSON, not UTF-8, the same id in two parts): nothing written, every problem with its line', async () => {
+  const content = Buffer.concat([
+    Buffer.from('{"transaction": \n'), // 1: not JSON
+    Buffer.from(file([line('transaction', txn(21)), line('customer', cust(21))])), // 2, 3
+    Buffer.from([0x7b, 0xff, 0xfe, 0x7d, 0x0a]), // 4: not UTF-8
+    Buffer.from(file([line('transaction', txn(22)), '', line('customer', cust(22))])), // 5, 6, 7
+    Buffer.from(line('transaction', txn(21))), // 8: transaction 21 again, no newline at the end
+  ]);
+  // Parts of about one line each: line 8 is in another part than line 2.
+  const report = await drop.drop(content, { partBytes: 64 });
+  expect(report.outcome).toBe('rejected');
+  expect(report.problems).toEqual([
+    'line 1: $: is not valid JSON',
+    'line 4: $: is not valid UTF-8',
+    'line 8: transaction.id: transaction 21 is already on line 2',
+  ]);
+  expect(report.problemCount).toBe(3);
+  expect(report.counts).toEqual({
+    records: 0,
+    transactions: 0,
+    customers: 0,
+    deletes: 0,
+    notFound: 0,
+  });
+  for (const [entity, id] of [
+    ['transaction', 21],
+    ['customer', 21],
+    ['transaction', 22],
+    ['customer', 22],
+  ] as const)
+    expect(await status(entity, id)).toBe(404);
+  const events = eventsOf(report.importId);
+  expect([events.started.length, events.ended.length, events.records.length]).toEqual([1, 1, 0]);
+  expect(events.ended[0]).toMatchObject({ outcome: 'rejected', problems: 3 });
+
+  // A bad field on the last line is reported with the file's line number too.
+  const last = await drop.drop(
+    file([line('transaction', txn(23)), line('transaction', txn(24, { rate: 1 }))]),
+    { partBytes: 64 },
+  );
+  expect(last.problems).toEqual(['line 2: transaction.rate: is not a known field']);
+  expect(await status('transaction', 23)).toBe(404);
+}, 60_000);
+
+test('deletes remove records whole; a delete of nothing is counted', async () => {
+  await drop.drop(file([line('transaction', txn(31)), line('customer', cust(31))]));
+  const report = await drop.drop(
+    file([
+      JSON.stringify({ delete: { transaction: 31 } }),
+      JSON.stringify({ delete: { customer: 31 } }),
+      JSON.stringify({ delete: { customer: 39 } }),
+    ]),
+  );
+  expect(report.counts).toEqual({
+    records: 0,
+    transactions: 0,
+    customers: 0,
+    deletes: 3,
+    notFound: 1,
+  });
+  expect(await status('transaction', 31)).toBe(404);
+  expect(await status('customer', 31)).toBe(404);
+  expect(eventsOf(report.importId).records.map((e) => e.action)).toEqual([
+    'delete',
+    'delete',
+    'delete',
+  ]);
+}, 60_000);
+
+test('a file re-uploaded ends in the same state and report', async () => {
+  const content = file([
+    line('transaction', txn(41)),
+    line('customer', cust(41)),
+    JSON.stringify({ delete: { transaction: 42 } }),
+  ]);
+  const first = await drop.drop(content);
+  const before = [
+    (await readers.get('transaction', 41)).data,
+    (await readers.get('customer', 41)).data,
+  ];
+  const again = await drop.drop(content);
+  expect(again.importId).not.toBe(first.importId);
+  const comparable = (r: ImportReport) => ({ ...r, importId: 0, key: 0, startedAt: 0, endedAt: 0 });
+  expect(comparable(again)).toEqual(comparable(first));
+  expect([
+    (await readers.get('transaction', 41)).data,
+    (await readers.get('customer', 41)).data,
+  ]).toEqual(before);
+}, 60_000);
+
+test('a file in many parts gives exactly the report and table of the same file in one part', async () => {
+  const lines = (base: number) => [
+    ...Array.from({ length: 12 }, (_, i) =>
+      line('transaction', txn(base + i, { total_amount: `${i}.00` })),
+    ),
+    ...Array.from({ length: 6 }, (_, i) => line('customer', cust(base + i))),
+    JSON.stringify({ delete: { transaction: base + 90 } }),
+  ];
+  const one = await drop.drop(file(lines(100)));
+  const many = await drop.drop(file(lines(200)), { partBytes: 300, concurrency: 4 });
+  expect(many.counts).toEqual(one.counts);
+  expect(many.outcome).toBe('imported');
+  for (let i = 0; i < 12; i += 1)
+    expect((await readers.get('transaction', 200 + i)).data).toEqual({
+      ...(await readers.get('transaction', 100 + i)).data,
+      id: BigInt(200 + i),
+    });
+  // The same bad file, cut in one part or many: the same problems, in the same order.
+  const bad = file([
+    line('transaction', txn(301, { rate: 1 })),
+    ...lines(300).slice(1),
+    line('customer', cust(302)),
+    '{',
+  ]);
+  const badOne = await drop.drop(bad);
+  const badMany = await drop.drop(bad, { partBytes: 200, concurrency: 3 });
+  expect(badMany.problems).toEqual(badOne.problems);
+  expect(badMany.problemCount).toBe(badOne.problemCount);
+  expect(badOne.problems).toEqual([
+    'line 1: transaction.rate: is not a known field',
+    'line 20: customer.id: customer 302 is already on line 15',
+    'line 21: $: is not valid JSON',
+  ]);
+  const events = eventsOf(many.importId);
+  expect(events.records).toHaveLength(19);
+  expect(events.started[0]!.parts).toBeGreaterThan(5);
+}, 120_000);
+
+test('no audit event carries a field of a record; npm run audit lists a record changes beside its reads', async () => {
+  const personal = [
+    'Testfirst',
+    'Testlast',
+    'person@example.test',
+    '000-000-000-000',
+    'X0000000',
+    'Testville',
+    '1 Test Street',
+    'Test Teller',
+  ];
+  const text = JSON.stringify(drop.auditEvents());
+  for (const value of personal) expect(text).not.toContain(value);
+
+  const audit = spawnSync(process.execPath, ['--import', 'tsx', 'bin/audit.ts', 'customer', '41'], {
+    cwd: PROJECT_ROOT,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, LOCAL_DATA_DIR: dirname(drop.auditFile) },
+    timeout: 60_000,
+  });
+  expect(audit.status).toBe(0);
+  const listed = audit.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  expect(listed.map((e) => [e.kind, e.entity, e.recordId, e.action, e.line])).toEqual([
+    ['record', 'customer', '41', 'put', 2],
+    ['record', 'customer', '41', 'put', 2],
+  ]);
 }, 60_000);
