@@ -1,51 +1,67 @@
-/** `npm run import -- <file>` as a user runs it: exit status, the report, the final count (SPEC 6). */
-import { spawnSync } from 'node:child_process';
+/**
+ * `npm run import -- <file>` as a user runs it (SPEC 5, 9): through the local stack's drop, the
+ * exit status, the report, the final count, the stack's own display zone.
+ */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { PROJECT_ROOT } from '../../lib/project-root';
 import { customer, line, transaction } from '../fixtures';
-import { startTestTable } from '../support/dynamodb';
+import { startTestDrop } from '../support/drop';
 
 const dir = mkdtempSync(join(tmpdir(), 'import-cli-'));
-let table: Awaited<ReturnType<typeof startTestTable>>;
+let drop: Awaited<ReturnType<typeof startTestDrop>>;
 
 beforeAll(async () => {
-  table = await startTestTable();
+  drop = await startTestDrop();
   // What a running `npm start` leaves for the import, with a display zone other than UTC.
   writeFileSync(
     join(dir, 'state.json'),
     JSON.stringify({
-      tableName: table.tableName,
-      dynamoDbEndpoint: table.endpoint,
+      tableName: drop.table.tableName,
+      dynamoDbEndpoint: drop.table.endpoint,
+      s3Endpoint: drop.s3.endpoint,
+      importBucketName: drop.s3.importBucketName,
       displayTimeZone: 'Asia/Manila',
     }),
   );
 }, 90_000);
-afterAll(async () => table?.stop());
+afterAll(async () => drop?.stop());
+
+/** The command in a child process; asynchronous, as the local S3 runs in this one. */
+function run(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/import.ts', ...args], {
+    cwd: PROJECT_ROOT,
+    env: { PATH: process.env.PATH, LOCAL_DATA_DIR: dir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 60_000,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (status) => resolve({ status, stdout, stderr })),
+  );
+}
 
 function runImport(lines: string[], env: Record<string, string> = {}) {
   const file = join(dir, `f${Math.random().toString(36).slice(2)}.jsonl`);
   writeFileSync(file, lines.join('\n'));
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'bin/import.ts', file], {
-    cwd: PROJECT_ROOT,
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, LOCAL_DATA_DIR: dir, ...env },
-    timeout: 60_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  return run([file], env);
 }
 
 const stored = async (pk: string) =>
   (
-    await table.client.send(
-      new GetCommand({ TableName: table.tableName, Key: { pk, sk: pk.slice(0, 3) } }),
+    await drop.table.client.send(
+      new GetCommand({ TableName: drop.table.tableName, Key: { pk, sk: pk.slice(0, 3) } }),
     )
   ).Item;
 
 test('a bad file: non-zero exit, every problem as `line N: <field path>: <reason>`, nothing written', async () => {
-  const r = runImport([
+  const r = await runImport([
     line('transaction', transaction({ id: 501 })),
     line('transaction', transaction({ id: 502, rate: 1 })),
     line('customer', customer({ id: 503, date_of_birth: '1990-05-14' })),
@@ -55,15 +71,15 @@ test('a bad file: non-zero exit, every problem as `line N: <field path>: <reason
   expect(r.stderr).toContain('line 2: transaction.rate: is not a known field\n');
   expect(r.stderr).toContain('line 3: customer.date_of_birth: must be an ISO 8601 UTC time');
   expect(r.stderr).toContain('The file has 2 problems; nothing was written');
+  expect(r.stderr).toMatch(/Report: reports\/[0-9a-f]{32}\.json \(SHA-256 [0-9a-f]{64}/);
   expect(await stored('TXN#501')).toBeUndefined();
 });
 
-test('a good file: exit 0 and a final count; times read in the stack display zone', async () => {
-  const r = runImport([
-    line('transaction', transaction({ id: 511 })),
-    line('customer', customer({ id: 511 })),
-  ]);
-  expect(r.stderr).toBe('');
+test("a good file: exit 0 and a final count; times read in the local stack's zone, not the operator's", async () => {
+  const r = await runImport(
+    [line('transaction', transaction({ id: 511 })), line('customer', customer({ id: 511 }))],
+    { DISPLAY_TIME_ZONE: 'America/New_York' },
+  );
   expect(r.status).toBe(0);
   expect(r.stdout).toMatch(
     /^Imported 2 records \(1 transactions, 1 customers\) from f\w+\.jsonl into the local stack's table/,
@@ -72,33 +88,30 @@ test('a good file: exit 0 and a final count; times read in the stack display zon
   expect((await stored('TXN#511'))?.created_at).toBe('2023-09-15T02:01:02Z');
 });
 
-test('TABLE_NAME selects a table other than the local stack one, with credentials from the environment', async () => {
-  const r = runImport([line('transaction', transaction({ id: 521 }))], {
-    TABLE_NAME: table.tableName,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    DYNAMODB_ENDPOINT: table.endpoint,
-    LOCAL_DATA_DIR: join(dir, 'no-stack-here'),
+test('TABLE_NAME is refused, with the way to a deployed stage', async () => {
+  const r = await runImport([line('transaction', transaction({ id: 521 }))], {
+    TABLE_NAME: 'anything',
   });
-  expect(r.status).toBe(0);
-  expect(r.stdout).toContain(`into table ${table.tableName}`);
-  expect((await stored('TXN#521'))?.created_at).toBe('2023-09-15T10:01:02Z');
+  expect(r.status).toBe(2);
+  expect(r.stderr).toContain('--stage <name>');
 });
 
-test('no running local stack and no TABLE_NAME: a clear error', () => {
-  const r = runImport([line('transaction', transaction())], {
+test('a stage name that cannot be one is refused before anything is sent', async () => {
+  const bad = await run(['x.jsonl', '--stage', 'Not_A_Stage']);
+  expect(bad.status).toBe(1);
+  expect(bad.stderr).toContain('stage must be 1 to 20 lower-case letters');
+});
+
+test('no running local stack: a clear error', async () => {
+  const r = await runImport([line('transaction', transaction())], {
     LOCAL_DATA_DIR: join(dir, 'nothing'),
   });
   expect(r.status).toBe(1);
   expect(r.stderr).toContain('run `npm start`');
 });
 
-test('usage without a file', () => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bin/import.ts'], {
-    cwd: PROJECT_ROOT,
-    encoding: 'utf8',
-  });
+test('usage without a file', async () => {
+  const r = await run([]);
   expect(r.status).toBe(2);
-  expect(r.stderr).toContain('Usage: npm run import -- <file.jsonl>');
+  expect(r.stderr).toContain('Usage: npm run import -- <file.jsonl> [--stage <name>]');
 });

@@ -1,6 +1,6 @@
 /**
- * SPEC 6.1 when the import process dies: `npm run import` as a user runs it, killed with
- * SIGKILL at many instants of its writing (between a record's children and its head among
+ * SPEC 6.1 when the import process dies: the direct import (the validation and writing code the
+ * drop's steps run) in a process of its own, killed with SIGKILL at many instants of its writing (between a record's children and its head among
  * them); after each kill every record reads whole through the real handler, and a run to the
  * end leaves every record as the file says and nothing stray in the table.
  */
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importFile } from '../../import/importer';
 import { PROJECT_ROOT } from '../../lib/project-root';
-import { startTestTable, TEST_CREDENTIALS } from '../support/dynamodb';
+import { startTestTable } from '../support/dynamodb';
 import { startReaders, type Entity } from '../support/readers';
 import {
   range,
@@ -46,22 +46,21 @@ function file(v: Version): string {
   return path;
 }
 
-/** `npm run import -- <file>` against the test table; killed `killAfterMs` after writing starts. */
+/** The direct import against the test table; killed `killAfterMs` after writing starts. */
 function runImport(path: string, killAfterMs?: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/import.ts', path], {
-    cwd: PROJECT_ROOT,
-    env: {
-      PATH: process.env.PATH,
-      TABLE_NAME: table.tableName,
-      DYNAMODB_ENDPOINT: table.endpoint,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: TEST_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: TEST_CREDENTIALS.secretAccessKey,
-      // A progress line as writing starts (not a terminal): the instant the kills count from.
-      IMPORT_PROGRESS_SECONDS: '0',
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'test/support/direct-import.ts', path],
+    {
+      cwd: PROJECT_ROOT,
+      env: {
+        PATH: process.env.PATH,
+        TABLE_NAME: table.tableName,
+        DYNAMODB_ENDPOINT: table.endpoint,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => {

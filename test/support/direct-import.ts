@@ -1,0 +1,27 @@
+/**
+ * The direct import (import/importer.ts) as a process of its own, for tests that kill it
+ * (test/integration/import-crash.test.ts): `tsx test/support/direct-import.ts <file>` into
+ * TABLE_NAME at DYNAMODB_ENDPOINT. `npm run import` goes through the drop instead; this is the
+ * same validation and writing code the drop's steps run.
+ */
+import { createDocumentClient } from '../../import/document-client';
+import { importFile } from '../../import/importer';
+
+const client = createDocumentClient({
+  region: 'us-east-1',
+  endpoint: process.env.DYNAMODB_ENDPOINT!,
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  maxAttempts: 5,
+  requestTimeoutMs: 10_000,
+});
+const summary = await importFile(process.argv[2]!, {
+  client,
+  tableName: process.env.TABLE_NAME!,
+  displayTimeZone: 'UTC',
+  onProgress: (done, total) => process.stderr.write(`Importing: ${done} of ${total} records\n`),
+});
+client.destroy();
+const { records, transactions, customers, deletes } = summary;
+console.log(
+  `Imported ${records} records (${transactions} transactions, ${customers} customers), deleted ${deletes}`,
+);
