@@ -48,19 +48,15 @@ function file(v: Version): string {
 
 /** The direct import against the test table; killed `killAfterMs` after writing starts. */
 function runImport(path: string, killAfterMs?: number) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'test/support/direct-import.ts', path],
-    {
-      cwd: PROJECT_ROOT,
-      env: {
-        PATH: process.env.PATH,
-        TABLE_NAME: table.tableName,
-        DYNAMODB_ENDPOINT: table.endpoint,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawn(process.execPath, ['--import', 'tsx', 'local/direct-import.ts', path], {
+    cwd: PROJECT_ROOT,
+    env: {
+      PATH: process.env.PATH,
+      TABLE_NAME: table.tableName,
+      DYNAMODB_ENDPOINT: table.endpoint,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => {

@@ -81,6 +81,7 @@ test('the demo data was imported on first start, and state.json tells where ever
     apiUrl: stack.apiUrl,
     tableName: 'currency-exchange',
     bucketName: 'currency-exchange-files',
+    importBucketName: 'currency-exchange-imports',
     dynamoDbEndpoint: stack.dynamoDbEndpoint,
     s3Endpoint: stack.s3Endpoint,
     cognito: {

@@ -1,8 +1,8 @@
 /**
- * The direct import (import/importer.ts) as a process of its own, for tests that kill it
- * (test/integration/import-crash.test.ts): `tsx test/support/direct-import.ts <file>` into
- * TABLE_NAME at DYNAMODB_ENDPOINT. `npm run import` goes through the drop instead; this is the
- * same validation and writing code the drop's steps run.
+ * The direct import (import/importer.ts) as a process of its own, into a local table only
+ * (TABLE_NAME at DYNAMODB_ENDPOINT, DynamoDB Local's credentials): for the test that kills it
+ * (test/integration/import-crash.test.ts) and the bench's comparison with the drop. Users import
+ * through the drop (`npm run import`); this is the same validation and writing code its steps run.
  */
 import { createDocumentClient } from '../../import/document-client';
 import { importFile } from '../../import/importer';
