@@ -39,6 +39,7 @@ export const SECTIONS = [
   'soak',
   'import',
   'reimport',
+  'drop',
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 
@@ -56,6 +57,8 @@ export function benchConfig(quick: boolean) {
     /** Queries of the GET records before the first measure, while DynamoDB Local's JIT warms up. */
     tableWarmupSeconds: quick ? 2 : 8,
     importSizes: quick ? [2_000, 10_000] : [10_000, 100_000],
+    /** One file, by the direct import and through the local drop at 1, 2 and 4 workers. */
+    dropRecords: quick ? 2_000 : 10_000,
     /** The soak: both routes, mixed, through the gateway; bounded in time and in requests. */
     soakSeconds: quick ? 10 : 60,
     soakConnections: 16,

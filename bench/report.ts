@@ -6,6 +6,7 @@ import { budgetsTable } from './report/budgets';
 import { renderBreakdown } from './report/breakdown';
 import { renderCold } from './report/cold';
 import { renderCost } from './report/cost';
+import { renderDrop } from './report/drop';
 import { renderFirst } from './report/first';
 import type { ReportPart } from './report/format';
 import { renderImport } from './report/import';
@@ -29,6 +30,7 @@ const SECTIONS: ((r: Results) => ReportPart | undefined)[] = [
   renderImport,
   renderSoak,
   renderReimport,
+  renderDrop,
 ];
 
 export function writeReport(r: Results): string {

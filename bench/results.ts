@@ -68,7 +68,21 @@ export interface Results {
     rssSecondHalfMedianMiB: number;
     output: string;
   }[];
-  /** GETs while bin/import.ts replaces the same records again and again. */
+  /** The same file by the direct import and through the local drop at 1, 2 and 4 workers. */
+  drop?: {
+    mode: 'direct' | 'drop';
+    workers: number;
+    parts: number;
+    records: number;
+    fileBytes: number;
+    seconds: number;
+    recordsPerSecond: number;
+    cpuSeconds: number;
+    cpuMsPerRecord: number;
+    dynamoCpuSeconds: number;
+    maxRssMiB: number;
+  }[];
+  /** GETs while the direct import replaces the same records again and again. */
   reimport?: {
     records: number;
     rounds: number;

@@ -1,7 +1,9 @@
 /**
- * `bin/import.ts` in a child process as `npm run import` runs it, with its peak memory: maxRSS at
- * exit (bench/children/max-rss.ts) and RSS sampled from /proc; CPU time of the import and of
- * DynamoDB Local over the run, to tell which of the two bounds the rate.
+ * An import in a child process, with its peak memory: maxRSS at exit (bench/children/max-rss.ts)
+ * and RSS sampled from /proc; CPU time of the import and of DynamoDB Local over the run, to tell
+ * which of the two bounds the rate. Either the direct import (local/direct-import.ts, the import's
+ * own code straight into a table) or `npm run import`'s local drop (bin/import.ts, the workflow
+ * and its steps in-process) against a state file that points it at the bench's emulators.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -42,21 +44,37 @@ function sampleRss(child: ChildProcess, started: number) {
   return () => (clearInterval(sampler), samples);
 }
 
-function spawnImport(file: string, tableName: string, ddb: DynamoDbLocal, rssFile: string) {
+/** Through the local drop: the directory of its state file, and the drop's settings. */
+export interface ViaDrop {
+  localDataDir: string;
+  concurrency: number;
+  partBytes: number;
+}
+
+function spawnImport(
+  file: string,
+  tableName: string,
+  ddb: DynamoDbLocal,
+  rssFile: string,
+  drop?: ViaDrop,
+) {
+  const script = drop ? 'bin/import.ts' : 'local/direct-import.ts';
   return spawn(
     process.execPath,
-    ['--import', 'tsx', '--import', './bench/children/max-rss.ts', 'bin/import.ts', file],
+    ['--import', 'tsx', '--import', './bench/children/max-rss.ts', script, file],
     {
       cwd: PROJECT_ROOT,
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
-        TABLE_NAME: tableName,
-        DYNAMODB_ENDPOINT: ddb.endpoint,
-        AWS_REGION: 'us-east-1',
-        AWS_ACCESS_KEY_ID: 'local',
-        AWS_SECRET_ACCESS_KEY: 'local',
         BENCH_MAX_RSS_FILE: rssFile,
+        ...(drop
+          ? {
+              LOCAL_DATA_DIR: drop.localDataDir,
+              IMPORT_CONCURRENCY: String(drop.concurrency),
+              IMPORT_PART_BYTES: String(drop.partBytes),
+            }
+          : { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: ddb.endpoint }),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -71,11 +89,12 @@ export async function runImport(
   file: string,
   tableName: string,
   ddb: DynamoDbLocal,
+  drop?: ViaDrop,
 ): Promise<ImportRun> {
   const rssFile = `${file}.rss.json`;
   const dynamoCpuBefore = processCpuSeconds(ddb.pid);
   const started = performance.now();
-  const child = processes.track(spawnImport(file, tableName, ddb, rssFile));
+  const child = processes.track(spawnImport(file, tableName, ddb, rssFile, drop));
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -84,12 +103,13 @@ export async function runImport(
   const samples = stopSampling();
   const seconds = (performance.now() - started) / 1000;
   const dynamoCpuSeconds = processCpuSeconds(ddb.pid) - dynamoCpuBefore;
-  if (code !== 0) throw new Error(`bin/import.ts failed (${code}):\n${output}`);
+  if (code !== 0) throw new Error(`the import failed (${code}):\n${output}`);
   const { maxRssKiB, cpuSeconds } = JSON.parse(readFileSync(rssFile, 'utf8')) as {
     maxRssKiB: number;
     cpuSeconds: number;
   };
   const halfway = (seconds * 1000) / 2;
+  const lines = output.trim().split('\n');
   return {
     seconds,
     cpuSeconds,
@@ -97,6 +117,7 @@ export async function runImport(
     maxRssMiB: maxRssKiB / 1024,
     rssFirstHalfMedianMiB: medianMiB(samples.filter((s) => s.at <= halfway)),
     rssSecondHalfMedianMiB: medianMiB(samples.filter((s) => s.at > halfway)),
-    output: output.trim().split('\n').at(-1) ?? '',
+    // The final count (the drop prints the report's key after it).
+    output: lines.find((l) => l.startsWith('Imported')) ?? lines.at(-1) ?? '',
   };
 }

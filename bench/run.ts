@@ -4,7 +4,7 @@
  * reference measured side by side in the same run; the results go to bench/RESULTS.md (and
  * bench/.work/results.json). Scratch files go under bench/.work/.
  *
- * Options: `--only=cold,first,warm,cost,throughput,soak,import,reimport` runs some sections;
+ * Options: `--only=cold,first,warm,cost,throughput,soak,import,reimport,drop` runs some sections;
  * `--quick` runs fewer repetitions and a smaller import (a smoke test, not figures to quote).
  *
  * This file only orchestrates: each section measures in bench/sections/, bench/report.ts renders.
@@ -24,6 +24,7 @@ import type { Results } from './results';
 import type { BenchRun } from './sections/bench-run';
 import { measureCold } from './sections/cold';
 import { measureCost } from './sections/cost';
+import { measureDrop } from './sections/drop';
 import { measureFirst } from './sections/first';
 import { measureImport } from './sections/import';
 import { measureReimport } from './sections/reimport';
@@ -54,7 +55,7 @@ async function prepare(run: Omit<BenchRun, 'invoker' | 'bundle' | 'names'>, resu
 
 /** The sections on one DynamoDB Local, stopped after them: the local stack starts its own. */
 async function tableSections(run: BenchRun, enabled: Enabled, results: Results) {
-  if (!(['first', 'warm', 'cost', 'import', 'reimport'] as const).some(enabled)) return;
+  if (!(['first', 'warm', 'cost', 'import', 'reimport', 'drop'] as const).some(enabled)) return;
   const { ddb, stop } = await startBenchTable(run.config, run.processes);
   if (enabled('first')) results.first = await measureFirst(run, ddb.endpoint);
   if (enabled('warm')) {
@@ -64,6 +65,7 @@ async function tableSections(run: BenchRun, enabled: Enabled, results: Results) 
   if (enabled('cost')) results.cost = await measureCost(run, ddb.endpoint);
   if (enabled('import')) results.import = await measureImport(run.config, run.processes, ddb);
   if (enabled('reimport')) results.reimport = await measureReimport(run.config, run.processes, ddb);
+  if (enabled('drop')) results.drop = await measureDrop(run.config, run.processes, ddb);
   await stop();
 }
 

@@ -1,4 +1,4 @@
-/** 6. Import: generated files of each size through bin/import.ts into a fresh table. */
+/** 6. Import: generated files of each size through the direct import into a fresh table. */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureTable, type DynamoDbLocal } from '../../local/dynamodb';
@@ -19,10 +19,10 @@ export async function measureImport(
     const { bytes } = writeImportFile(file, size);
     const tableName = `import-${size}`;
     await ensureTable(ddb.client, tableName);
-    log(`import: ${size} records (${(bytes / 2 ** 20).toFixed(0)} MiB) with bin/import.ts`);
+    log(`import: ${size} records (${(bytes / 2 ** 20).toFixed(0)} MiB) with the direct import`);
     const run = await runImport(processes, file, tableName, ddb);
     if (!run.output.startsWith(`Imported ${size} records`))
-      throw new Error(`bin/import.ts did not import ${size} records: ${run.output}`);
+      throw new Error(`the direct import did not import ${size} records: ${run.output}`);
     out.push({ records: size, fileBytes: bytes, ...run, recordsPerSecond: size / run.seconds });
     rmSync(file, { force: true });
   }

@@ -1,0 +1,51 @@
+/** 9. Import through the local drop against the direct import of the same file. */
+import type { Results } from '../results';
+import { type BudgetRow, type ReportPart, table, x, yes } from './format';
+
+export function renderDrop(r: Results): ReportPart | undefined {
+  if (!r.drop?.length) return undefined;
+  const direct = r.drop.find((d) => d.mode === 'direct')!;
+  const drops = r.drop.filter((d) => d.mode === 'drop');
+  const worst = Math.max(...drops.map((d) => d.cpuMsPerRecord)) / direct.cpuMsPerRecord;
+  const budgets: BudgetRow[] = [
+    [
+      'Import through the drop: CPU per record no worse than the direct import (issue 22)',
+      x(worst),
+      yes(worst <= 1),
+    ],
+  ];
+  const lines = [
+    '',
+    '## 9. Import through the local drop',
+    '',
+    `The same generated file (${direct.records} records, ${(direct.fileBytes / 2 ** 20).toFixed(1)} MiB) imported by the direct import (\`local/direct-import.ts\`) and by \`npm run import\`'s local drop (\`bin/import.ts\`: the workflow's ASL run by aws-local-stepfunctions, the steps' handlers in the same process; the file in ${drops[0]?.parts ?? 0} parts; workers = the Map's MaxConcurrency), each into a fresh table of the same DynamoDB Local, one after the other in this run. CPU is the import process's own (user + system); the local S3 runs in the bench's process. The drop reads the file three times (plan, check, write) where the direct import reads it twice, and keeps its state between steps in S3.`,
+    '',
+    table(
+      [
+        'Mode',
+        'Workers',
+        'Seconds',
+        'Records/s',
+        'Ratio',
+        'Import CPU s',
+        'CPU ms/record',
+        'Ratio',
+        'DynamoDB Local CPU s',
+        'Peak RSS MiB',
+      ],
+      r.drop.map((d) => [
+        d.mode,
+        d.workers,
+        d.seconds.toFixed(1),
+        d.recordsPerSecond.toFixed(0),
+        x(d.recordsPerSecond / direct.recordsPerSecond),
+        d.cpuSeconds.toFixed(1),
+        d.cpuMsPerRecord.toFixed(3),
+        x(d.cpuMsPerRecord / direct.cpuMsPerRecord),
+        d.dynamoCpuSeconds.toFixed(1),
+        d.maxRssMiB.toFixed(0),
+      ]),
+    ),
+  ];
+  return { budgets, lines };
+}

@@ -1,0 +1,85 @@
+/**
+ * 9. Import through the local drop: the same generated file imported by the direct import and by
+ * `npm run import`'s local drop (bin/import.ts: the workflow run by aws-local-stepfunctions, the
+ * steps' handlers in-process) at 1, 2 and 4 workers (the Map's MaxConcurrency), each into a fresh
+ * table of the same DynamoDB Local, in the same run. The local S3 runs in this process, so the
+ * import child's CPU is the import's own.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureTable, type DynamoDbLocal } from '../../local/dynamodb';
+import { freePort } from '../../local/net';
+import { startS3 } from '../../local/s3';
+import type { LocalState } from '../../local/state';
+import { log, WORK, type BenchConfig } from '../config';
+import { writeImportFile } from '../generate';
+import type { Processes } from '../processes';
+import type { Results } from '../results';
+import { runImport } from '../run-import';
+
+export const DROP_WORKERS = [1, 2, 4] as const;
+/** Parts per file: enough for 4 workers to share. */
+const PARTS = 8;
+
+export async function measureDrop(
+  config: BenchConfig,
+  processes: Processes,
+  ddb: DynamoDbLocal,
+): Promise<NonNullable<Results['drop']>> {
+  const dir = join(WORK, 'drop');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const s3 = await startS3({ port: await freePort(), dataDir: join(dir, 's3') });
+  const records = config.dropRecords;
+  const file = join(dir, `drop-${records}.jsonl`);
+  const { bytes } = writeImportFile(file, records);
+  const partBytes = Math.ceil(bytes / PARTS);
+  const out: NonNullable<Results['drop']> = [];
+  const row = async (name: string, workers: number | null) => {
+    const tableName = `drop-${name}`;
+    await ensureTable(ddb.client, tableName);
+    const state: Partial<LocalState> = {
+      tableName,
+      dynamoDbEndpoint: ddb.endpoint,
+      s3Endpoint: s3.endpoint,
+      importBucketName: s3.importBucketName,
+      displayTimeZone: 'UTC',
+    };
+    const localDataDir = join(dir, name);
+    mkdirSync(localDataDir, { recursive: true });
+    writeFileSync(join(localDataDir, 'state.json'), JSON.stringify(state));
+    log(
+      `drop: ${records} records, ${workers === null ? 'direct import' : `drop, ${workers} workers`}`,
+    );
+    const run = await runImport(
+      processes,
+      file,
+      tableName,
+      ddb,
+      workers === null ? undefined : { localDataDir, concurrency: workers, partBytes },
+    );
+    if (!run.output.startsWith(`Imported ${records} records`))
+      throw new Error(`the ${name} import did not import ${records} records: ${run.output}`);
+    out.push({
+      mode: workers === null ? 'direct' : 'drop',
+      workers: workers ?? 1,
+      parts: workers === null ? 1 : PARTS,
+      records,
+      fileBytes: bytes,
+      seconds: run.seconds,
+      recordsPerSecond: records / run.seconds,
+      cpuSeconds: run.cpuSeconds,
+      cpuMsPerRecord: (run.cpuSeconds * 1000) / records,
+      dynamoCpuSeconds: run.dynamoCpuSeconds,
+      maxRssMiB: run.maxRssMiB,
+    });
+  };
+  try {
+    await row('direct', null);
+    for (const workers of DROP_WORKERS) await row(`w${workers}`, workers);
+  } finally {
+    await s3.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
+}
