@@ -1,0 +1,120 @@
+/**
+ * The import's parts (import/parts.ts): byte ranges that end at line breaks, each owning the lines
+ * that start in it, with the file's own line numbers; the merged verdict the same for any cut.
+ */
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { linesOf, type Line } from '../../import/lines';
+import { checkPart, planParts, verifyParts, type CheckedPart } from '../../import/parts';
+import { createLineParser } from '../../import/records';
+import { createTimeCodec } from '../../core/times';
+import { line, transaction } from '../fixtures';
+
+async function* chunked(bytes: Buffer, size: number): AsyncGenerator<Uint8Array> {
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+}
+
+async function collect(lines: AsyncIterable<Line>): Promise<Line[]> {
+  const out: Line[] = [];
+  for await (const l of lines) out.push(l);
+  return out;
+}
+
+/** Each part's lines, read from its byte range as the steps read it. */
+async function partLines(bytes: Buffer, partBytes: number, chunk = 7) {
+  const { parts } = await planParts(chunked(bytes, chunk), partBytes);
+  const lines: Line[] = [];
+  for (const part of parts)
+    lines.push(
+      ...(await collect(linesOf(chunked(bytes.subarray(part.start, part.end), 5), part.firstLine))),
+    );
+  return { parts, lines };
+}
+
+test('parts cover the file, end just after a line break, and know their first line', async () => {
+  const bytes = Buffer.from('aaaa\nbb\n\ncccccc\r\ndd');
+  const { sha256, size, parts } = await planParts(chunked(bytes, 3), 4);
+  expect(sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+  expect(size).toBe(bytes.length);
+  expect(parts).toEqual([
+    { index: 0, start: 0, end: 5, firstLine: 1 },
+    { index: 1, start: 5, end: 9, firstLine: 2 },
+    { index: 2, start: 9, end: 17, firstLine: 4 },
+    { index: 3, start: 17, end: 19, firstLine: 5 },
+  ]);
+  expect(await planParts(chunked(Buffer.alloc(0), 3), 4)).toMatchObject({ parts: [] });
+});
+
+test('any cut and any chunking gives the lines of the whole file, numbered as in it', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.oneof(fc.string(), fc.constant('\u00e9'), fc.constant('')), { maxLength: 12 }),
+      fc.boolean(),
+      fc.integer({ min: 1, max: 40 }),
+      fc.integer({ min: 1, max: 9 }),
+      async (texts, newlineAtEnd, partBytes, chunk) => {
+        const content = texts.join('\n') + (newlineAtEnd ? '\n' : '');
+        const bytes = Buffer.from(content.replace(/\r/g, ''));
+        const whole = await collect(linesOf(chunked(bytes, 64)));
+        expect((await partLines(bytes, partBytes, chunk)).lines).toEqual(whole);
+      },
+    ),
+  );
+});
+
+test('a line that is not UTF-8 keeps its number in whichever part holds it', async () => {
+  const bytes = Buffer.concat([
+    Buffer.from('a\nb\n'),
+    Buffer.from([0xff, 0x0a]),
+    Buffer.from('c\n'),
+  ]);
+  const { lines } = await partLines(bytes, 2);
+  expect(lines).toEqual([
+    { lineNo: 1, text: 'a' },
+    { lineNo: 2, text: 'b' },
+    { lineNo: 3, error: 'is not valid UTF-8' },
+    { lineNo: 4, text: 'c' },
+  ]);
+});
+
+test('the verdict is the same however the file is cut: problems in file order, duplicates across parts', async () => {
+  const parse = createLineParser(createTimeCodec('UTC'));
+  const file = Buffer.from(
+    [
+      line('transaction', transaction({ id: 1 })),
+      '{',
+      line('transaction', transaction({ id: 2 })),
+      line('transaction', transaction({ id: 1 })),
+      JSON.stringify({ delete: { transaction: 2 } }),
+      line('transaction', transaction({ id: 3, rate: 1 })),
+    ].join('\n'),
+  );
+  const verdictFor = async (partBytes: number) => {
+    const { parts } = await planParts(chunked(file, 100), partBytes);
+    const checked: CheckedPart[] = [];
+    // Parts finish in any order; Verify puts them back in file order.
+    for (const part of [...parts].reverse())
+      checked.push(
+        await checkPart(
+          part.index,
+          linesOf(chunked(file.subarray(part.start, part.end), 50), part.firstLine),
+          parse,
+        ),
+      );
+    return { parts: parts.length, verdict: verifyParts(checked) };
+  };
+  const one = await verdictFor(file.length);
+  const many = await verdictFor(1);
+  expect([one.parts, many.parts]).toEqual([1, 6]);
+  expect(many.verdict).toEqual(one.verdict);
+  expect(one.verdict).toEqual({
+    problems: [
+      'line 2: $: is not valid JSON',
+      'line 4: transaction.id: transaction 1 is already on line 1',
+      'line 5: delete.transaction: transaction 2 is written on line 3 and deleted on line 5; a file may do only one',
+      'line 6: transaction.rate: is not a known field',
+    ],
+    problemCount: 4,
+    records: 4,
+  });
+});
