@@ -79,6 +79,9 @@ export interface Results {
     recordsPerSecond: number;
     cpuSeconds: number;
     cpuMsPerRecord: number;
+    /** CPU of the same way importing a file of 10 records; what the rest costs per record. */
+    fixedCpuSeconds: number;
+    marginalCpuMsPerRecord: number;
     dynamoCpuSeconds: number;
     maxRssMiB: number;
   }[];

@@ -4,21 +4,31 @@ import { type BudgetRow, type ReportPart, table, x, yes } from './format';
 
 export function renderDrop(r: Results): ReportPart | undefined {
   if (!r.drop?.length) return undefined;
-  const direct = r.drop.find((d) => d.mode === 'direct')!;
+  const directs = r.drop.filter((d) => d.mode === 'direct');
+  const direct = directs[0]!;
   const drops = r.drop.filter((d) => d.mode === 'drop');
-  const worst = Math.max(...drops.map((d) => d.cpuMsPerRecord)) / direct.cpuMsPerRecord;
+  // Against the better of the direct runs (first and last): the drop is not flattered by drift.
+  const best = (key: 'cpuMsPerRecord' | 'marginalCpuMsPerRecord') =>
+    Math.min(...directs.map((d) => d[key]));
+  const worst = (key: 'cpuMsPerRecord' | 'marginalCpuMsPerRecord') =>
+    Math.max(...drops.map((d) => d[key])) / best(key);
   const budgets: BudgetRow[] = [
     [
-      'Import through the drop: CPU per record no worse than the direct import (issue 22)',
-      x(worst),
-      yes(worst <= 1),
+      'Import through the drop: CPU per record no worse than the direct import (issue 22), whole process',
+      x(worst('cpuMsPerRecord')),
+      yes(worst('cpuMsPerRecord') <= 1),
+    ],
+    [
+      "The same, past each way's fixed cost (CPU of a 10-record import taken off)",
+      x(worst('marginalCpuMsPerRecord')),
+      yes(worst('marginalCpuMsPerRecord') <= 1),
     ],
   ];
   const lines = [
     '',
     '## 9. Import through the local drop',
     '',
-    `The same generated file (${direct.records} records, ${(direct.fileBytes / 2 ** 20).toFixed(1)} MiB) imported by the direct import (\`local/direct-import.ts\`) and by \`npm run import\`'s local drop (\`bin/import.ts\`: the workflow's ASL run by aws-local-stepfunctions, the steps' handlers in the same process; the file in ${drops[0]?.parts ?? 0} parts; workers = the Map's MaxConcurrency), each into a fresh table of the same DynamoDB Local, one after the other in this run. CPU is the import process's own (user + system); the local S3 runs in the bench's process. The drop reads the file three times (plan, check, write) where the direct import reads it twice, and keeps its state between steps in S3.`,
+    `The same generated file (${direct.records} records, ${(direct.fileBytes / 2 ** 20).toFixed(1)} MiB) imported by the direct import (\`local/direct-import.ts\`) and by \`npm run import\`'s local drop (\`bin/import.ts\`: the workflow's ASL run by aws-local-stepfunctions, the steps' handlers in the same process; the file in ${drops[0]?.parts ?? 0} parts; workers = the Map's MaxConcurrency), each into a fresh table of the same DynamoDB Local, one after the other in this run, the direct import first and last; ratios are against the first direct run, the budgets against the better of the two. Each way also imports a 10-record file: its CPU is the fixed cost (starting Node.js and tsx, loading the code), and the marginal CPU per record is what the rest costs. CPU is the import process's own (user + system); the local S3 runs in the bench's process. The drop reads the file three times (plan, check, write) where the direct import reads it twice, and keeps its state between steps in S3.`,
     '',
     table(
       [
@@ -42,6 +52,9 @@ export function renderDrop(r: Results): ReportPart | undefined {
         d.cpuSeconds.toFixed(1),
         d.cpuMsPerRecord.toFixed(3),
         x(d.cpuMsPerRecord / direct.cpuMsPerRecord),
+        d.fixedCpuSeconds.toFixed(2),
+        d.marginalCpuMsPerRecord.toFixed(3),
+        x(d.marginalCpuMsPerRecord / direct.marginalCpuMsPerRecord),
         d.dynamoCpuSeconds.toFixed(1),
         d.maxRssMiB.toFixed(0),
       ]),

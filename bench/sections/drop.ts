@@ -20,6 +20,8 @@ import { runImport } from '../run-import';
 export const DROP_WORKERS = [1, 2, 4] as const;
 /** Parts per file: enough for 4 workers to share. */
 const PARTS = 8;
+/** Records of the small file whose CPU is each way's fixed cost. */
+const SMALL = 10;
 
 export async function measureDrop(
   config: BenchConfig,
@@ -34,9 +36,13 @@ export async function measureDrop(
   const file = join(dir, `drop-${records}.jsonl`);
   const { bytes } = writeImportFile(file, records);
   const partBytes = Math.ceil(bytes / PARTS);
+  // A file of a few records: what each way costs whatever the size (starting, loading code).
+  const small = join(dir, `drop-${SMALL}.jsonl`);
+  writeImportFile(small, SMALL);
   const out: NonNullable<Results['drop']> = [];
-  const row = async (name: string, workers: number | null) => {
-    const tableName = `drop-${name}`;
+  let runs = 0;
+  const importOnce = async (path: string, count: number, name: string, workers: number | null) => {
+    const tableName = `drop-${name}-${(runs += 1)}`;
     await ensureTable(ddb.client, tableName);
     const state: Partial<LocalState> = {
       tableName,
@@ -49,17 +55,22 @@ export async function measureDrop(
     mkdirSync(localDataDir, { recursive: true });
     writeFileSync(join(localDataDir, 'state.json'), JSON.stringify(state));
     log(
-      `drop: ${records} records, ${workers === null ? 'direct import' : `drop, ${workers} workers`}`,
+      `drop: ${count} records, ${workers === null ? 'direct import' : `drop, ${workers} workers`}`,
     );
     const run = await runImport(
       processes,
-      file,
+      path,
       tableName,
       ddb,
       workers === null ? undefined : { localDataDir, concurrency: workers, partBytes },
     );
-    if (!run.output.startsWith(`Imported ${records} records`))
-      throw new Error(`the ${name} import did not import ${records} records: ${run.output}`);
+    if (!run.output.startsWith(`Imported ${count} records`))
+      throw new Error(`the ${name} import did not import ${count} records: ${run.output}`);
+    return run;
+  };
+  const row = async (name: string, workers: number | null) => {
+    const fixed = await importOnce(small, SMALL, name, workers);
+    const run = await importOnce(file, records, name, workers);
     out.push({
       mode: workers === null ? 'direct' : 'drop',
       workers: workers ?? 1,
@@ -70,13 +81,17 @@ export async function measureDrop(
       recordsPerSecond: records / run.seconds,
       cpuSeconds: run.cpuSeconds,
       cpuMsPerRecord: (run.cpuSeconds * 1000) / records,
+      fixedCpuSeconds: fixed.cpuSeconds,
+      marginalCpuMsPerRecord: ((run.cpuSeconds - fixed.cpuSeconds) * 1000) / (records - SMALL),
       dynamoCpuSeconds: run.dynamoCpuSeconds,
       maxRssMiB: run.maxRssMiB,
     });
   };
   try {
+    // The direct import first and last: drift over the run (other work on the machine) shows.
     await row('direct', null);
     for (const workers of DROP_WORKERS) await row(`w${workers}`, workers);
+    await row('direct', null);
   } finally {
     await s3.stop();
     rmSync(dir, { recursive: true, force: true });
