@@ -7,7 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { dirname } from 'node:path';
 import { parseExactJson, stringifyExactJson } from '../../core/json';
 import { PROJECT_ROOT } from '../../lib/project-root';
+import { incomingKey, putIntoDrop } from '../../import/drop';
 import type { ImportReport } from '../../import/steps';
+import { localStepDeps, runWorkflow } from '../../local/import-runner';
 import { customer, line, transaction } from '../fixtures';
 import { startTestDrop } from '../support/drop';
 import { startReaders, type Entity } from '../support/readers';
@@ -242,4 +244,35 @@ test('no audit event carries a field of a record; npm run audit lists a record c
     ['record', 'customer', '41', 'put', 2],
     ['record', 'customer', '41', 'put', 2],
   ]);
+}, 60_000);
+
+test('the same object version run again (a repeated event, a redrive) is the same import: not written twice', async () => {
+  const deps = localStepDeps(drop.target);
+  try {
+    const path = drop.fileOf(file([line('transaction', txn(51))]));
+    const input = await putIntoDrop(deps.s3, drop.target.importBucketName, path, incomingKey(path));
+    const first = await runWorkflow(deps, input);
+    const again = await runWorkflow(deps, input);
+    expect(again).toEqual(first);
+    const events = eventsOf(first.importId);
+    expect([events.started.length, events.ended.length, events.records.length]).toEqual([1, 1, 1]);
+  } finally {
+    deps.s3.destroy();
+    deps.client.destroy();
+  }
+}, 60_000);
+
+test('a step that keeps failing ends the import as failed, with a report that says why, nothing written', async () => {
+  const report = await drop.drop(file([line('transaction', txn(61))]), {
+    wrap: {
+      verify: () => async () => {
+        throw new Error('verify cannot reach the bucket (test)');
+      },
+    },
+  });
+  expect(report.outcome).toBe('failed');
+  expect(report.error).toContain('verify cannot reach the bucket (test)');
+  expect(await status('transaction', 61)).toBe(404);
+  const events = eventsOf(report.importId);
+  expect(events.ended[0]).toMatchObject({ outcome: 'failed' });
 }, 60_000);
