@@ -71,6 +71,8 @@ export interface Results {
   /** The same file by the direct import and through the local drop at 1, 2 and 4 workers. */
   drop?: {
     mode: 'direct' | 'drop';
+    /** The direct import and the drop run side by side share a pair. */
+    pair: number;
     workers: number;
     parts: number;
     records: number;
