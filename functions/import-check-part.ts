@@ -1,10 +1,13 @@
-/** CheckParts' item: one part checked, its findings kept for Verify. Step payloads: IMPORT-CONTRACT.md. */
-import { checkPartStep, type PartInput, type StepDeps } from '../import/steps';
+/**
+ * CheckParts' item: one part checked, its findings kept for Verify.
+ * Its payload and result, and the work: import/steps.ts (the steps: docs/import.md).
+ */
+import { checkPartStep, type PartInput, type CheckResult, type StepDeps } from '../import/steps';
 import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps';
 
 export const createHandler =
   (deps: StepDeps) =>
-  (input: PartInput): Promise<Awaited<ReturnType<typeof checkPartStep>>> =>
+  (input: PartInput): Promise<CheckResult> =>
     checkPartStep(deps, input);
 
 export const handler = onFirstInvocation(() => createHandler(importDepsFromEnv()));

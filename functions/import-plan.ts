@@ -1,4 +1,7 @@
-/** Plan: the file's SHA-256 and its parts (the manifest), "import started". Step payloads: IMPORT-CONTRACT.md. */
+/**
+ * Plan: the file's SHA-256 and parts (the manifest); audit "import started".
+ * Its payload and result, and the work: import/steps.ts (the steps: docs/import.md).
+ */
 import { plan, type ExecutionInput, type PlanResult, type StepDeps } from '../import/steps';
 import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps';
 

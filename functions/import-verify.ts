@@ -1,10 +1,13 @@
-/** Verify: every part's findings merged; the same record in two parts caught. Step payloads: IMPORT-CONTRACT.md. */
-import { verify, type StepDeps } from '../import/steps';
+/**
+ * Verify: every part's findings merged; the same record in two parts caught.
+ * Its payload and result, and the work: import/steps.ts (the steps: docs/import.md).
+ */
+import { verify, type VerifyInput, type VerifyResult, type StepDeps } from '../import/steps';
 import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps';
 
 export const createHandler =
   (deps: StepDeps) =>
-  (input: Parameters<typeof verify>[1]): Promise<Awaited<ReturnType<typeof verify>>> =>
+  (input: VerifyInput): Promise<VerifyResult> =>
     verify(deps, input);
 
 export const handler = onFirstInvocation(() => createHandler(importDepsFromEnv()));

@@ -1,4 +1,7 @@
-/** WriteParts' item: one part's records written, one audit event each. Step payloads: IMPORT-CONTRACT.md. */
+/**
+ * WriteParts' item: one part's records written, one audit event each.
+ * Its payload and result, and the work: import/steps.ts (the steps: docs/import.md).
+ */
 import { writePart, type PartInput, type PartCounts, type StepDeps } from '../import/steps';
 import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps';
 

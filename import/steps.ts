@@ -1,5 +1,5 @@
 /**
- * The import drop's steps (SPEC 9, IMPORT-CONTRACT.md): Plan, CheckPart, Verify, WritePart and
+ * The import drop's steps (SPEC 9, docs/import.md): Plan, CheckPart, Verify, WritePart and
  * Report, each what one state of the workflow runs (functions/import-*.ts in AWS, the local
  * runner in-process). Between steps the state is in the import bucket under `work/<import id>/`,
  * so that each step can be retried or redriven alone; the report is `reports/<import id>.json`.
@@ -182,11 +182,14 @@ export interface PartInput {
 
 const parserOf = (deps: StepDeps) => createLineParser(createTimeCodec(deps.displayTimeZone));
 
+export interface CheckResult {
+  index: number;
+  problems: number;
+  records: number;
+}
+
 /** CheckPart (first pass): the part's problems and records, kept for Verify. */
-export async function checkPartStep(
-  deps: StepDeps,
-  input: PartInput,
-): Promise<{ index: number; problems: number; records: number }> {
+export async function checkPartStep(deps: StepDeps, input: PartInput): Promise<CheckResult> {
   const { part } = input;
   const lines = linesOf(await body(deps.s3, input, part), part.firstLine);
   const checked = await checkPart(part.index, lines, parserOf(deps));
@@ -194,11 +197,20 @@ export async function checkPartStep(
   return { index: part.index, problems: checked.problemCount, records: checked.records.length };
 }
 
+export interface VerifyInput {
+  importId: string;
+  bucket: string;
+  parts: number;
+}
+
+export interface VerifyResult {
+  valid: boolean;
+  problems: number;
+  records: number;
+}
+
 /** Verify: every part's findings merged, the same record in two parts included. */
-export async function verify(
-  deps: StepDeps,
-  input: { importId: string; bucket: string; parts: number },
-): Promise<{ valid: boolean; problems: number; records: number }> {
+export async function verify(deps: StepDeps, input: VerifyInput): Promise<VerifyResult> {
   const checked = await Promise.all(
     Array.from({ length: input.parts }, async (_, index) => {
       const part = await readJson<CheckedPart>(
@@ -283,11 +295,13 @@ function failure(error: ReportInput['error']): string {
   return [error?.Error ?? 'Error', message.slice(0, 500)].filter(Boolean).join(': ');
 }
 
+export interface ReportResult {
+  outcome: Outcome;
+  reportKey: string;
+}
+
 /** Report: the counts summed, `reports/<import id>.json` written; "import ended". */
-export async function report(
-  deps: StepDeps,
-  input: ReportInput,
-): Promise<{ outcome: Outcome; reportKey: string }> {
+export async function report(deps: StepDeps, input: ReportInput): Promise<ReportResult> {
   const { bucket } = input;
   const importId = input.importId ?? importIdOf(input.key, input.versionId);
   const counts = emptySummary();
