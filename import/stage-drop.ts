@@ -7,11 +7,11 @@
  * says only that the import runs).
  */
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { makeStage } from '../lib/stage';
 import { incomingKey, putIntoDrop, type Progress } from './drop';
 import type { Part } from './parts';
-import { importIdOf, manifestKey, reportKey, type ImportReport } from './steps';
+import { importIdOf, manifestKey, readJson, reportKey, type ImportReport } from './steps';
 
 export const IMPORT_BUCKET_OUTPUT = 'ImportBucketName';
 const POLL_MS = 2000;
@@ -31,13 +31,12 @@ export async function importBucketOf(stage: string): Promise<string> {
   }
 }
 
+/** As readJson, and nothing where the operator's policy does not let them read (progress). */
 async function getJson<T>(s3: S3Client, bucket: string, key: string): Promise<T | undefined> {
   try {
-    const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-    return JSON.parse(await object.Body!.transformToString()) as T;
+    return await readJson<T>(s3, bucket, key);
   } catch (error) {
-    const name = (error as { name?: string }).name;
-    if (name === 'NoSuchKey' || name === 'AccessDenied') return undefined;
+    if ((error as { name?: string }).name === 'AccessDenied') return undefined;
     throw error;
   }
 }

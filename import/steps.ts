@@ -86,7 +86,12 @@ export function importIdOf(key: string, versionId: string): string {
 const version = (versionId: string): Pick<GetObjectCommandInput, 'VersionId'> =>
   versionId && versionId !== 'null' ? { VersionId: versionId } : {};
 
-async function readJson<T>(s3: S3Client, bucket: string, key: string): Promise<T | undefined> {
+/** An object of the bucket as JSON; undefined when there is none. */
+export async function readJson<T>(
+  s3: S3Client,
+  bucket: string,
+  key: string,
+): Promise<T | undefined> {
   try {
     const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     return JSON.parse(await object.Body!.transformToString()) as T;

@@ -11,7 +11,6 @@
  * (`sns:publish`) is a no-op locally: the report and the exit status say the same.
  */
 import { appendFileSync } from 'node:fs';
-import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { createHandler as checkPartHandler } from '../functions/import-check-part';
 import { createHandler as planHandler } from '../functions/import-plan';
@@ -24,6 +23,7 @@ import { incomingKey, putIntoDrop, type Progress } from '../import/drop';
 import type { Part } from '../import/parts';
 import {
   importIdOf,
+  readJson,
   reportKey,
   type ExecutionInput,
   type ImportReport,
@@ -141,6 +141,8 @@ export interface LocalDropOptions {
 
 /** The steps' dependencies pointed at the local stack (its clients made once per drop). */
 export function localStepDeps(target: LocalDropTarget, partBytes?: number): StepDeps {
+  // One event a line, appended (as the gateway's); opened per event, so a file moved or removed
+  // (a test's, a cleared .local/) is never written through a stale descriptor.
   const audit: ImportAuditSink = (event) =>
     appendFileSync(target.auditFile, `${JSON.stringify(event)}\n`);
   return {
@@ -180,12 +182,9 @@ export async function runWorkflow(
     [FUNCTIONS.plan]: wrap('plan', async (event: ExecutionInput) => {
       tell({ phase: 'planning' });
       const planned: PlanResult & { items?: Part[] } = await plan(event);
-      const manifest = await deps.s3.send(
-        new GetObjectCommand({ Bucket: event.bucket, Key: planned.manifestKey }),
-      );
       planned.items = planned.alreadyImported
         ? []
-        : (JSON.parse(await manifest.Body!.transformToString()) as Part[]);
+        : ((await readJson<Part[]>(deps.s3, event.bucket, planned.manifestKey)) ?? []);
       tell({ phase: 'checking', parts: planned.parts });
       return planned;
     }),
@@ -241,9 +240,13 @@ export async function runWorkflow(
   } catch {
     // A failed execution still wrote its report when Report ran (Catch -> ReportFailure).
   }
-  const planned = await readReport(deps.s3, input);
-  if (!planned) throw new Error(`the import of ${input.key} ended without a report`);
-  return planned;
+  const report = await readJson<ImportReport>(
+    deps.s3,
+    input.bucket,
+    reportKey(importIdOf(input.key, input.versionId)),
+  );
+  if (!report) throw new Error(`the import of ${input.key} ended without a report`);
+  return report;
 }
 
 function allStateNames(definition: Definition): string[] {
@@ -253,21 +256,6 @@ function allStateNames(definition: Definition): string[] {
       ? allStateNames((state.ItemProcessor ?? state.Iterator) as Definition)
       : []),
   ]);
-}
-
-async function readReport(s3: S3Client, input: ExecutionInput): Promise<ImportReport | undefined> {
-  try {
-    const object = await s3.send(
-      new GetObjectCommand({
-        Bucket: input.bucket,
-        Key: reportKey(importIdOf(input.key, input.versionId)),
-      }),
-    );
-    return JSON.parse(await object.Body!.transformToString()) as ImportReport;
-  } catch (error) {
-    if ((error as { name?: string }).name === 'NoSuchKey') return undefined;
-    throw error;
-  }
 }
 
 /** `npm run import -- <file>` locally: the file into the drop, the workflow run, its report. */
