@@ -5,7 +5,7 @@
  * - hostile import files (random JSON, wrong types, unknown fields, huge strings, deep nesting,
  *   invalid UTF-8, blank lines, CRLF): nothing is ever written, and every bad line, and only
  *   those, is reported as `line N: <path>: <reason>`;
- * - a file of 10^6 lines whose last line only is bad, through `npm run import`'s entry: nothing
+ * - a file of 10^6 lines whose last line only is bad, through `npm run import`'s local drop: nothing
  *   written, `line 1000000: ...`, a non-zero exit.
  */
 import { spawn } from 'node:child_process';
@@ -19,6 +19,8 @@ import type { ApiHandler } from '../../functions/shared/http';
 import { importFile, InvalidFileError } from '../../import/importer';
 import { MAX_LINE_BYTES } from '../../import/lines';
 import { PROJECT_ROOT } from '../../lib/project-root';
+import { freePort } from '../../local/net';
+import { startS3 } from '../../local/s3';
 import { customer, line, sparseCustomer, transaction } from '../fixtures';
 import { createContract } from '../support/contract';
 import { startTestTable } from '../support/dynamodb';
@@ -387,18 +389,24 @@ describe('hostile import files (SPEC 6): nothing written, every bad line reporte
     await once(out, 'finish');
     const written = performance.now();
 
-    // Through the command a user runs (bin/import.ts, outside jest's module loader).
+    // Through the command a user runs (bin/import.ts, outside jest's module loader), into a
+    // local drop whose S3 runs here (the spawn is asynchronous, so it answers).
     const before = await itemCount();
+    const s3 = await startS3({ port: await freePort(), dataDir: join(dir, 's3') });
+    writeFileSync(
+      join(dir, 'state.json'),
+      JSON.stringify({
+        tableName: table.tableName,
+        dynamoDbEndpoint: table.endpoint,
+        s3Endpoint: s3.endpoint,
+        importBucketName: s3.importBucketName,
+        displayTimeZone: 'UTC',
+      }),
+    );
     const child = spawn(process.execPath, ['--import', 'tsx', 'bin/import.ts', path], {
       cwd: PROJECT_ROOT,
-      env: {
-        PATH: process.env.PATH,
-        TABLE_NAME: table.tableName,
-        AWS_REGION: 'us-east-1',
-        DYNAMODB_ENDPOINT: table.endpoint,
-        AWS_ACCESS_KEY_ID: 'local',
-        AWS_SECRET_ACCESS_KEY: 'local',
-      },
+      // No progress lines: the output is the whole report.
+      env: { PATH: process.env.PATH, LOCAL_DATA_DIR: dir, IMPORT_PROGRESS_SECONDS: '86400' },
     });
     let stdout = '';
     let stderr = '';
@@ -406,15 +414,17 @@ describe('hostile import files (SPEC 6): nothing written, every bad line reporte
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const [code] = (await once(child, 'close')) as [number | null];
     const validated = performance.now();
+    await s3.stop();
     rmSync(path, { force: true });
 
-    expect({ code, stdout, stderr }).toEqual({
+    expect({ code, stdout, stderr: stderr.replace(/^Report: .*\n$/m, '') }).toEqual({
       code: 1,
       stdout: '',
       stderr:
         'line 1000000: customer.email: must be an e-mail address\n' +
         'The file has 1 problem; nothing was written\n',
     });
+    expect(stderr).toMatch(/^Report: reports\/[0-9a-f]{32}\.json/m);
     expect(await itemCount()).toBe(before);
     console.log(
       `10^6 lines: written in ${Math.round(written - started)} ms, validated by npm run import in ${Math.round(validated - written)} ms`,
