@@ -5,8 +5,9 @@
  * functions run (functions/import-*.ts), in this process.
  *
  * The one transform (localDefinition): the interpreter runs inline Maps only, so each Map that
- * reads its items from S3 (Distributed mode, ItemReader) becomes an inline Map over the items
- * the runner reads from the manifest itself (added to Plan's result as `items`), and
+ * reads its items from S3 (Distributed mode, ItemReader of Plan's `manifestKey`) becomes an
+ * inline Map over the items the runner reads from the manifest itself (added to Plan's result
+ * as `items`, beside `manifestKey`), and
  * ResultWriter, ItemBatcher and the failure tolerance are dropped. The alarm topic's Task
  * (`sns:publish`) is a no-op locally: the report and the exit status say the same.
  */
@@ -54,21 +55,22 @@ type Definition = { States: Record<string, State>; StartAt: string } & Record<st
 /** Each Map that reads items from S3, made inline over `<Plan's result>.items`. */
 export function localDefinition(definition: Record<string, unknown>): Definition {
   const copy = structuredClone(definition) as Definition;
-  const planPath = Object.values(copy.States).find(
-    (s) => s.Type === 'Task' && taskFunction(s) === FUNCTIONS.plan,
-  )?.ResultPath;
-  if (typeof planPath !== 'string')
-    throw new Error('the workflow has no Plan task with a ResultPath');
   const visit = (states: Record<string, State>) => {
     for (const state of Object.values(states)) {
       if (state.Type !== 'Map') continue;
       const processor = (state.ItemProcessor ?? state.Iterator) as Definition | undefined;
       if (state.ItemReader) {
+        // The reader's key is Plan's `manifestKey`; the items go beside it, in Plan's result.
+        const keyPath = (state.ItemReader as { Parameters?: Record<string, unknown> }).Parameters?.[
+          'Key.$'
+        ];
+        if (typeof keyPath !== 'string' || !keyPath.endsWith('.manifestKey'))
+          throw new Error(`the Map's ItemReader does not read Plan's manifestKey: ${keyPath}`);
         for (const name of ['ItemReader', 'ResultWriter', 'ItemBatcher', 'Label'])
           delete state[name];
         for (const name of ['ToleratedFailurePercentage', 'ToleratedFailureCount'])
           delete state[name];
-        state.ItemsPath = `${planPath}.items`;
+        state.ItemsPath = keyPath.replace(/manifestKey$/, 'items');
         if (processor) processor.ProcessorConfig = { Mode: 'INLINE' };
       }
       if (processor) visit(processor.States);

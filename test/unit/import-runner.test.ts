@@ -1,0 +1,42 @@
+/**
+ * The local runner's one transform of the stage's workflow (local/import-runner.ts): each Map
+ * that reads its items from S3 becomes an inline Map over Plan's `items`; nothing else changes.
+ */
+import { importWorkflowDefinition } from '../../lib/import-workflow';
+import { localDefinition } from '../../local/import-runner';
+
+const stage = importWorkflowDefinition({
+  planFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:import-plan',
+  checkPartFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:import-check-part',
+  verifyFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:import-verify',
+  writePartFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:import-write-part',
+  reportFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:import-report',
+  importBucketName: 'imports',
+  alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms',
+  concurrency: 7,
+}) as { States: Record<string, Record<string, unknown>> };
+
+test('the Maps over the manifest become inline Maps over Plan items; the rest is the stage definition', () => {
+  const before = structuredClone(stage);
+  const local = localDefinition(stage) as typeof stage;
+  expect(stage).toEqual(before); // the stage's definition is not touched
+  const maps = Object.entries(stage.States).filter(([, s]) => s.Type === 'Map');
+  expect(maps.map(([name]) => name)).toEqual(['CheckParts', 'WriteParts']);
+  for (const [name, map] of maps) {
+    expect(map.ItemReader).toBeDefined();
+    const { ItemReader, ItemsPath, ItemProcessor, ...same } = local.States[name]!;
+    expect(ItemReader).toBeUndefined();
+    expect(ItemsPath).toBe('$.plan.items');
+    expect((ItemProcessor as { ProcessorConfig: unknown }).ProcessorConfig).toEqual({
+      Mode: 'INLINE',
+    });
+    const { ItemReader: _r, ItemProcessor: stageProcessor, ...stageSame } = map;
+    expect(same).toEqual(stageSame);
+    expect(same.MaxConcurrency).toBe(7);
+    expect((ItemProcessor as { States: unknown }).States).toEqual(
+      (stageProcessor as { States: unknown }).States,
+    );
+  }
+  for (const [name, state] of Object.entries(stage.States))
+    if (state.Type !== 'Map') expect(local.States[name]).toEqual(state);
+});
