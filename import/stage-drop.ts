@@ -14,21 +14,17 @@ import type { Part } from './parts';
 import { importIdOf, manifestKey, readJson, reportKey, type ImportReport } from './steps';
 
 export const IMPORT_BUCKET_OUTPUT = 'ImportBucketName';
-const POLL_MS = 2000;
+/** How often the report is looked for. */
+export const POLL_MS = 2000;
 
 /** The stage's import bucket, from its CloudFormation stack's outputs. */
-export async function importBucketOf(stage: string): Promise<string> {
+export async function importBucketOf(cfn: CloudFormationClient, stage: string): Promise<string> {
   const { stackName } = makeStage({ name: stage });
-  const cfn = new CloudFormationClient({});
-  try {
-    const { Stacks } = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
-    const bucket = Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === IMPORT_BUCKET_OUTPUT);
-    if (!bucket?.OutputValue)
-      throw new Error(`stack ${stackName} has no output ${IMPORT_BUCKET_OUTPUT}: deploy it first`);
-    return bucket.OutputValue;
-  } finally {
-    cfn.destroy();
-  }
+  const { Stacks } = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
+  const bucket = Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === IMPORT_BUCKET_OUTPUT);
+  if (!bucket?.OutputValue)
+    throw new Error(`stack ${stackName} has no output ${IMPORT_BUCKET_OUTPUT}: deploy it first`);
+  return bucket.OutputValue;
 }
 
 /** As readJson, and nothing where the operator's policy does not let them read (progress). */
@@ -68,14 +64,21 @@ async function progressOf(s3: S3Client, bucket: string, importId: string): Promi
   }
 }
 
+/** The AWS clients of the environment's credentials and region (tests pass their own). */
+export interface StageClients {
+  cfn: CloudFormationClient;
+  s3: S3Client;
+}
+
 export async function importIntoStage(
   stage: string,
   file: string,
   onProgress: (progress: Progress) => void,
+  clients: StageClients = { cfn: new CloudFormationClient({}), s3: new S3Client({}) },
 ): Promise<ImportReport> {
-  const bucket = await importBucketOf(stage);
-  const s3 = new S3Client({});
+  const { cfn, s3 } = clients;
   try {
+    const bucket = await importBucketOf(cfn, stage);
     const input = await putIntoDrop(s3, bucket, file, incomingKey(file));
     const importId = importIdOf(input.key, input.versionId);
     for (;;) {
@@ -85,6 +88,7 @@ export async function importIntoStage(
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   } finally {
+    cfn.destroy();
     s3.destroy();
   }
 }
