@@ -73,27 +73,36 @@ export interface RecordRef {
   lineNo: number;
 }
 
+/** Maps per entity: one V8 Map holds at most 2^24 entries; a backfill has more records. */
+const SHARDS = 64;
+
 /**
  * The same record twice in a file, fed its record lines in file order: a record may be on one
  * line only (twice written, or written and deleted, is ambiguous). Returns the problem of a
- * line that repeats an earlier one, as `[field, reason]`.
+ * line that repeats an earlier one, as `[field, reason]`. Keeps a number per record (ids are at
+ * most 2^53-1, exact as numbers): its first line, and whether that line deletes it.
  */
 export function duplicateCheck(): (ref: RecordRef) => [string, string] | undefined {
-  const seen = new Map<string, { lineNo: number; kind: Write['kind'] }>();
+  const seen = new Map<string, Map<number, number>[]>();
   const done = (k: Write['kind']) => (k === 'put' ? 'written' : 'deleted');
   return ({ entity, id, kind, lineNo }) => {
-    const key = `${entity}#${id}`;
-    const first = seen.get(key);
+    let shards = seen.get(entity);
+    if (!shards) seen.set(entity, (shards = Array.from({ length: SHARDS }, () => new Map())));
+    const shard = shards[Number(id % BigInt(SHARDS))]!;
+    const key = Number(id);
+    const first = shard.get(key);
     if (first === undefined) {
-      seen.set(key, { lineNo, kind });
+      shard.set(key, lineNo * 2 + (kind === 'delete' ? 1 : 0));
       return undefined;
     }
+    const firstLine = Math.floor(first / 2);
+    const firstKind: Write['kind'] = first % 2 === 1 ? 'delete' : 'put';
     const field = kind === 'put' ? `${entity}.id` : `delete.${entity}`;
     return [
       field,
-      first.kind === kind
-        ? `${entity} ${id} is already on line ${first.lineNo}`
-        : `${entity} ${id} is ${done(first.kind)} on line ${first.lineNo} and ${done(kind)} on line ${lineNo}; a file may do only one`,
+      firstKind === kind
+        ? `${entity} ${id} is already on line ${firstLine}`
+        : `${entity} ${id} is ${done(firstKind)} on line ${firstLine} and ${done(kind)} on line ${lineNo}; a file may do only one`,
     ];
   };
 }

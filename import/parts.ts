@@ -102,32 +102,42 @@ export interface Verdict {
 }
 
 /**
- * Merges the checked parts (the Verify step): their problems and every record seen twice in
- * the file, in file order, as the direct import reports them.
+ * Merges the checked parts (the Verify step), fed one at a time in file order (index 0, 1, ...)
+ * so that only the record ids stay in memory: their problems and every record seen twice in the
+ * file, in file order, as the direct import reports them.
  */
-export function verifyParts(checked: CheckedPart[]): Verdict {
-  const ordered = [...checked].sort((a, b) => a.index - b.index);
+export function partVerifier(): { add(part: CheckedPart): void; verdict(): Verdict } {
   const duplicate = duplicateCheck();
-  const problems: LineProblem[] = [];
+  let problems: LineProblem[] = [];
   let problemCount = 0;
   let records = 0;
-  for (const part of ordered) {
-    problems.push(...part.problems);
-    problemCount += part.problemCount;
-    for (const [entity, id, kind, lineNo] of part.records) {
-      records += 1;
-      const ref: RecordRef = { entity, id: BigInt(id), kind, lineNo };
-      const found = duplicate(ref);
-      if (!found) continue;
-      problemCount += 1;
-      problems.push([lineNo, problemText(lineNo, ...found)]);
-    }
-  }
-  // Stable: a line's own problems keep their order; no line has both kinds.
-  problems.sort((a, b) => a[0] - b[0]);
+  let next = 0;
   return {
-    problems: problems.slice(0, MAX_LISTED_PROBLEMS).map(([, text]) => text),
-    problemCount,
-    records,
+    add(part) {
+      if (part.index !== next) throw new Error(`part ${part.index} came where ${next} belongs`);
+      next += 1;
+      const found: LineProblem[] = [...part.problems];
+      problemCount += part.problemCount;
+      for (const [entity, id, kind, lineNo] of part.records) {
+        records += 1;
+        const ref: RecordRef = { entity, id: BigInt(id), kind, lineNo };
+        const repeated = duplicate(ref);
+        if (!repeated) continue;
+        problemCount += 1;
+        found.push([lineNo, problemText(lineNo, ...repeated)]);
+      }
+      // Stable: a line's own problems keep their order; no line has both kinds. The parts come
+      // in file order, so the first MAX_LISTED_PROBLEMS so far stay the first.
+      found.sort((a, b) => a[0] - b[0]);
+      problems = problems.concat(found.slice(0, MAX_LISTED_PROBLEMS - problems.length));
+    },
+    verdict: () => ({ problems: problems.map(([, text]) => text), problemCount, records }),
   };
+}
+
+/** The verdict of parts all at hand (tests): partVerifier fed in file order. */
+export function verifyParts(checked: CheckedPart[]): Verdict {
+  const verifier = partVerifier();
+  for (const part of [...checked].sort((a, b) => a.index - b.index)) verifier.add(part);
+  return verifier.verdict();
 }

@@ -19,8 +19,8 @@ import { linesOf } from './lines';
 import {
   DEFAULT_PART_BYTES,
   checkPart,
+  partVerifier,
   planParts,
-  verifyParts,
   type CheckedPart,
   type Part,
   type Verdict,
@@ -76,6 +76,9 @@ export const manifestKey = (importId: string) => workKey(importId, 'manifest.jso
 const checkedKey = (importId: string, index: number) => workKey(importId, `checked/${index}.json`);
 const writtenKey = (importId: string, index: number) => workKey(importId, `written/${index}.json`);
 const problemsKey = (importId: string) => workKey(importId, 'problems.json');
+
+/** Checked parts Verify reads ahead of the one it merges. */
+const VERIFY_READ_AHEAD = 4;
 
 /** One import per object version: a repeated event or a re-run is the same import. */
 export function importIdOf(key: string, versionId: string): string {
@@ -216,18 +219,22 @@ export interface VerifyResult {
 
 /** Verify: every part's findings merged, the same record in two parts included. */
 export async function verify(deps: StepDeps, input: VerifyInput): Promise<VerifyResult> {
-  const checked = await Promise.all(
-    Array.from({ length: input.parts }, async (_, index) => {
-      const part = await readJson<CheckedPart>(
-        deps.s3,
-        input.bucket,
-        checkedKey(input.importId, index),
-      );
-      if (!part) throw new Error(`part ${index} of import ${input.importId} was not checked`);
-      return part;
-    }),
-  );
-  const verdict = verifyParts(checked);
+  // In file order, a few read ahead: one part's records in memory at a time, beside the ids.
+  const read = (index: number) => {
+    const part = readJson<CheckedPart>(deps.s3, input.bucket, checkedKey(input.importId, index));
+    part.catch(() => {}); // a read ahead that fails is thrown when its turn comes
+    return part;
+  };
+  const ahead: Promise<CheckedPart | undefined>[] = [];
+  const verifier = partVerifier();
+  for (let index = 0; index < input.parts; index += 1) {
+    for (let i = ahead.length; i < VERIFY_READ_AHEAD && index + i < input.parts; i += 1)
+      ahead.push(read(index + i));
+    const part = await ahead.shift()!;
+    if (!part) throw new Error(`part ${index} of import ${input.importId} was not checked`);
+    verifier.add(part);
+  }
+  const verdict = verifier.verdict();
   await writeJson(deps.s3, input.bucket, problemsKey(input.importId), verdict);
   return {
     valid: verdict.problemCount === 0,

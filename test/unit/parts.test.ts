@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
+import { duplicateCheck, type RecordRef } from '../../import/importer';
 import { linesOf, type Line } from '../../import/lines';
 import { checkPart, planParts, verifyParts, type CheckedPart } from '../../import/parts';
 import { createLineParser } from '../../import/records';
@@ -117,4 +118,25 @@ test('the verdict is the same however the file is cut: problems in file order, d
     problemCount: 4,
     records: 4,
   });
+});
+
+test('the duplicate check tells ids apart up to 2^53-1, across shards and entities', () => {
+  const check = duplicateCheck();
+  const max = 2n ** 53n - 1n;
+  const refs: RecordRef[] = [
+    { entity: 'transaction', id: max, kind: 'put', lineNo: 1 },
+    { entity: 'transaction', id: max - 1n, kind: 'put', lineNo: 2 },
+    { entity: 'customer', id: max, kind: 'put', lineNo: 3 },
+    { entity: 'transaction', id: 64n, kind: 'put', lineNo: 4 },
+    { entity: 'transaction', id: 128n, kind: 'delete', lineNo: 5 },
+  ];
+  expect(refs.map(check)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+  expect(check({ entity: 'transaction', id: max, kind: 'put', lineNo: 6 })).toEqual([
+    'transaction.id',
+    `transaction ${max} is already on line 1`,
+  ]);
+  expect(check({ entity: 'transaction', id: 128n, kind: 'put', lineNo: 7 })).toEqual([
+    'transaction.id',
+    'transaction 128 is deleted on line 5 and written on line 7; a file may do only one',
+  ]);
 });
