@@ -7,8 +7,8 @@
  * The one transform (localDefinition): the interpreter runs inline Maps only, so each Map that
  * reads its items from S3 (Distributed mode, ItemReader of Plan's `manifestKey`) becomes an
  * inline Map over the items the runner reads from the manifest itself (added to Plan's result
- * as `items`, beside `manifestKey`), and
- * ResultWriter, ItemBatcher and the failure tolerance are dropped. The alarm topic's Task
+ * as `items`, beside `manifestKey`), and ResultWriter, ItemBatcher and the failure tolerance
+ * are dropped. The alarm topic's Task
  * (`sns:publish`) is a no-op locally: the report and the exit status say the same.
  */
 import { appendFileSync } from 'node:fs';
