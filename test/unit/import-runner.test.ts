@@ -2,6 +2,7 @@
  * The local runner's one transform of the stage's workflow (local/import-runner.ts): each Map
  * that reads its items from S3 becomes an inline Map over Plan's `items`; nothing else changes.
  */
+import aslValidator from 'asl-validator';
 import { importWorkflowDefinition } from '../../lib/import-workflow';
 import { localDefinition } from '../../local/import-runner';
 
@@ -39,4 +40,12 @@ test('the Maps over the manifest become inline Maps over Plan items; the rest is
   }
   for (const [name, state] of Object.entries(stage.States))
     if (state.Type !== 'Map') expect(local.States[name]).toEqual(state);
+});
+
+test("the stage's definition is valid Amazon States Language (asl-validator), Distributed Maps included", () => {
+  const result = aslValidator(stage, { checkArn: true, checkPaths: true });
+  expect(result.errorsText()).toBe('');
+  expect(result.isValid).toBe(true);
+  const local = aslValidator(localDefinition(stage), { checkArn: true, checkPaths: true });
+  expect(local.errorsText()).toBe('');
 });
