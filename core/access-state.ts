@@ -51,10 +51,12 @@ export function groupNotBefore(group: string): string {
 /**
  * Counter slots per route. A read in a new window finds its slot empty unless the route's last
  * read was a multiple of this many windows ago; then the slot holds an older window's count, and
- * the read takes a second request to start it afresh (`restart`). Eight slots: 0.9 % of a
- * sporadic reader's GETs (40 reads a day over eight hours and a burst of 20, 5-minute windows).
+ * the read takes a second request to start it afresh (`restart`). With 32 slots (2 h 40 min of
+ * 5-minute windows) that is 1.5 % of a sporadic reader's GETs, 4.6 % with 16 and 9.6 % with 8
+ * (bench/access-state-candidates.ts); a larger request is all the slots cost (`REMOVE` of the
+ * others).
  */
-export const COUNTER_SLOTS = 8;
+export const COUNTER_SLOTS = 32;
 /** A counter's value: `window start × COUNT_SCALE + reads`; above every budget allowed. */
 export const COUNT_SCALE = 1_000_000n;
 /** Attributes of the old layout: one counter per window, never read any more (see above). */
