@@ -174,7 +174,7 @@ export function createAccessGate(
       if (stored === undefined || stored.window < window) step = 'restart';
       else if (stored.window > window) {
         // Counted in a later window by an instance whose clock is ahead: count there too.
-        window = stored.window;
+        window = windowStart(stored.window, budgets.windowSeconds);
         seconds = Math.max(seconds, window);
         step = 'count';
       } else if (stored.reads >= budgetFor(budgets, entity.name))
