@@ -2,12 +2,13 @@
  * The warm reference: what a GET sends to DynamoDB, with the stock client and nothing else. The
  * raw Query of the record's item collection (bench/reference.ts, the same Document Client) and
  * the raw access-state UpdateItem (as functions/shared/access.ts sends it: the caller's read
- * counted against the route's budget, the last window's counter removed), sent together in one
+ * counted against the route's budget, started afresh when its slot holds an older window's
+ * count), sent together in one
  * round trip (SPEC 6.1, 8). A bundle of its own (`ReferenceRead`, bench/bundles.ts), so that the
  * cold-start floor (`Reference`) stays one Document Client and one Query.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { accessStateKey, countReadExpression } from '../core/access-state';
+import { accessStateKey, countReadRequest } from '../core/access-state';
 import {
   READ_BUDGET_LIMITS,
   readBudgetsFromEnv,
@@ -23,19 +24,25 @@ const entityOf = (pk: string): BudgetedEntity =>
   pk.startsWith('CUS#') ? 'customer' : 'transaction';
 
 /** The raw access-state request of `sub` reading `pk`'s route, at the largest budget allowed. */
-export const access = (pk: string, sub: string) => {
+export const access = async (pk: string, sub: string) => {
   const window = windowStart(Math.floor(Date.now() / 1000), windowSeconds);
   const entity = entityOf(pk);
-  return client.send(
-    new UpdateCommand({
-      TableName: process.env.TABLE_NAME,
-      Key: accessStateKey(sub),
-      ...countReadExpression(entity, window, windowSeconds),
-      ExpressionAttributeValues: { ':one': 1, ':budget': READ_BUDGET_LIMITS.budgetMax },
-      ReturnValues: 'ALL_NEW',
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    }),
-  );
+  const send = (step: 'count' | 'restart') =>
+    client.send(
+      new UpdateCommand({
+        TableName: process.env.TABLE_NAME,
+        Key: accessStateKey(sub),
+        ...countReadRequest(step, entity, window, windowSeconds, READ_BUDGET_LIMITS.budgetMax),
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+  try {
+    return await send('count');
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    return send('restart');
+  }
 };
 
 /**

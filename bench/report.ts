@@ -5,7 +5,7 @@
 import { budgetsTable } from './report/budgets';
 import { renderBreakdown } from './report/breakdown';
 import { renderCold } from './report/cold';
-import { renderCost } from './report/cost';
+import { renderAccessHistory, renderCost } from './report/cost';
 import { renderDrop } from './report/drop';
 import { renderFirst } from './report/first';
 import type { ReportPart } from './report/format';
@@ -27,6 +27,7 @@ const SECTIONS: ((r: Results) => ReportPart | undefined)[] = [
   renderBreakdown,
   renderThroughput,
   renderCost,
+  renderAccessHistory,
   renderImport,
   renderSoak,
   renderReimport,

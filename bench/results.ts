@@ -1,3 +1,4 @@
+import type { History } from './sections/access-history';
 /** The figures of one run (bench/.work/results.json), section by section; the report renders them. */
 import type { Summary } from './stats';
 
@@ -55,6 +56,8 @@ export interface Results {
       responseBytes: number;
     }
   >;
+  /** A year of one user's sporadic reads: the access state's cost after it (5b). */
+  accessHistory?: History;
   import?: {
     records: number;
     fileBytes: number;

@@ -23,6 +23,7 @@ import { writeReport } from './report';
 import type { Results } from './results';
 import type { BenchRun } from './sections/bench-run';
 import { measureCold } from './sections/cold';
+import { CHOSEN, measureAccessHistory } from './sections/access-history';
 import { measureCost } from './sections/cost';
 import { measureDrop } from './sections/drop';
 import { measureFirst } from './sections/first';
@@ -62,7 +63,10 @@ async function tableSections(run: BenchRun, enabled: Enabled, results: Results) 
     results.warm = await measureWarm(run, ddb.endpoint);
     results.breakdown = await measureBreakdown(run.processes);
   }
-  if (enabled('cost')) results.cost = await measureCost(run, ddb.endpoint);
+  if (enabled('cost')) {
+    results.cost = await measureCost(run, ddb.endpoint);
+    results.accessHistory = await measureAccessHistory(ddb.endpoint, [CHOSEN]);
+  }
   if (enabled('import')) results.import = await measureImport(run.config, run.processes, ddb);
   if (enabled('reimport')) results.reimport = await measureReimport(run.config, run.processes, ddb);
   if (enabled('drop')) results.drop = await measureDrop(run.config, run.processes, ddb);

@@ -1,6 +1,7 @@
-/** 5. DynamoDB cost per GET. */
+/** 5. DynamoDB cost per GET, and 5b. the access state over the years. */
 import type { Results } from '../results';
-import { type BudgetRow, type ReportPart, table, yes } from './format';
+import type { History } from '../sections/access-history';
+import { type BudgetRow, type ReportPart, ms, table, yes } from './format';
 
 type Cost = NonNullable<Results['cost']>[string];
 
@@ -70,4 +71,57 @@ export function renderCost(r: Results): ReportPart | undefined {
     ),
   );
   return { budgets, lines };
+}
+
+/** 5b's table: each read-budget store after a year of one user's sporadic reads. */
+export function renderHistory(h: History): string[] {
+  return [
+    `One user's year of sporadic reads (${h.gets} GETs, test/support/sporadic-reads.ts) in ${h.windowSeconds} s windows against DynamoDB Local, the access-state requests counted with the units DynamoDB reports (\`ReturnConsumedCapacity\`); then one more GET of that user and the first GET of a new one. DynamoDB Local never expires items by TTL.`,
+    '',
+    table(
+      [
+        'Read-budget store',
+        'Access requests per GET',
+        'Second round trips per GET',
+        'WCU: new user / after a year',
+        'RCU: new user / after a year',
+        'Bytes stored for the user after a year',
+        'ms of the access requests: first 200 / last 200 GETs',
+      ],
+      h.rows.map((r) => [
+        r.candidate,
+        r.requestsPerGet.toFixed(3),
+        r.secondRoundTripsPerGet.toFixed(3),
+        `${r.writeUnits.newUser} / ${r.writeUnits.afterYear}`,
+        `${r.readUnits.newUser} / ${r.readUnits.afterYear}`,
+        r.storedBytes,
+        `${ms(r.ms.first)} / ${ms(r.ms.last)}`,
+      ]),
+    ),
+  ];
+}
+
+export function renderAccessHistory(r: Results): ReportPart | undefined {
+  const h = r.accessHistory;
+  if (!h) return undefined;
+  const same = h.rows.every(
+    (row) =>
+      row.writeUnits.newUser === row.writeUnits.afterYear &&
+      row.readUnits.newUser === row.readUnits.afterYear,
+  );
+  return {
+    budgets: [
+      [
+        "A GET on a user with a year of history costs a new user's write and read units (the access state)",
+        h.rows
+          .map(
+            (row) =>
+              `WCU ${row.writeUnits.newUser} / ${row.writeUnits.afterYear}, RCU ${row.readUnits.newUser} / ${row.readUnits.afterYear}, ${row.storedBytes} bytes stored`,
+          )
+          .join('; '),
+        yes(same),
+      ],
+    ],
+    lines: ['', '## 5b. The access state over the years', '', ...renderHistory(h)],
+  };
 }

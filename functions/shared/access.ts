@@ -1,20 +1,29 @@
 /**
  * The caller's access state (SPEC 8), checked on every GET by one UpdateItem of their item
  * (core/access-state.ts) sent together with the record's Query: it counts the read against the
- * route's budget and answers with the user's "not before" instants in the same round trip.
+ * route's budget and answers with the user's "not before" instants in the same round trip. A
+ * second request is needed only when the route's counter slot holds an older window's count
+ * (it is started afresh), when a race moved the counter under us, or once per user to remove the
+ * old layout's counters.
  */
 import {
+  QueryCommand,
   UpdateItemCommand,
   type AttributeValue,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import {
+  LEGACY_COUNTER_PREFIX,
   NOT_BEFORE,
   accessStateWireKey,
-  countReadExpression,
+  counterSlot,
+  counterValue,
+  countReadRequest,
   groupNotBefore,
+  readCounter,
 } from '../../core/access-state';
 import type { EntityDescriptor } from '../../core/entities';
+import { PARTITION_KEY, SORT_KEY } from '../../core/layout';
 import {
   budgetFor,
   retryAfterSeconds,
@@ -41,11 +50,22 @@ export interface AccessGate {
 
 type StoredItem = Record<string, AttributeValue>;
 
+/** Requests one check may take (a restart, a lost race, the item's legacy counters removed). */
+const MAX_REQUESTS = 4;
+/** Legacy counters removed per request: `#xy, ` each, inside DynamoDB's 4 KB expression limit. */
+const LEGACY_PER_REQUEST = 500;
+
 /** An epoch-seconds attribute, or 0 when the access command never wrote it. */
 function instant(item: StoredItem | undefined, name: string): number {
   const n = item?.[name]?.N;
   return n === undefined ? 0 : Number(n);
 }
+
+function legacyCounters(item: StoredItem | undefined): string[] {
+  return Object.keys(item ?? {}).filter((name) => name.startsWith(LEGACY_COUNTER_PREFIX));
+}
+
+const isNamed = (error: unknown, name: string) => (error as { name?: string }).name === name;
 
 export function createAccessGate(
   client: DynamoDBClient,
@@ -53,35 +73,131 @@ export function createAccessGate(
   budgets: ReadBudgets,
   now: () => number = Date.now,
 ): AccessGate {
+  /** One step of the count; the item after it, or before it when its condition failed. */
+  async function send(
+    step: 'count' | 'restart',
+    sub: string,
+    entity: EntityDescriptor,
+    window: number,
+  ): Promise<{ item: StoredItem | undefined; refused: boolean }> {
+    const { ExpressionAttributeValues: values, ...expression } = countReadRequest(
+      step,
+      entity.name,
+      window,
+      budgets.windowSeconds,
+      budgetFor(budgets, entity.name),
+    );
+    try {
+      const result = await client.send(
+        new UpdateItemCommand({
+          TableName: tableName,
+          Key: accessStateWireKey(sub),
+          ...expression,
+          ExpressionAttributeValues: Object.fromEntries(
+            Object.entries(values).map(([name, value]) => [name, { N: String(value) }]),
+          ),
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { item: result.Attributes, refused: false };
+    } catch (error) {
+      // What the item held: the counter that refused, and the "not before" instants.
+      if (isNamed(error, 'ConditionalCheckFailedException'))
+        return { item: (error as { Item?: StoredItem }).Item, refused: true };
+      throw error;
+    }
+  }
+
+  /** The old layout's counters gone from the user's item (they are never counted). */
+  async function removeLegacy(sub: string, names: string[]): Promise<void> {
+    for (let i = 0; i < names.length; i += LEGACY_PER_REQUEST) {
+      const chunk = names.slice(i, i + LEGACY_PER_REQUEST);
+      await client.send(
+        new UpdateItemCommand({
+          TableName: tableName,
+          Key: accessStateWireKey(sub),
+          UpdateExpression: `REMOVE ${chunk.map((_, k) => `#${k.toString(36)}`).join(', ')}`,
+          ExpressionAttributeNames: Object.fromEntries(
+            chunk.map((name, k) => [`#${k.toString(36)}`, name]),
+          ),
+        }),
+      );
+    }
+  }
+
+  /** The user's item as stored, read consistently (IAM lets the functions Query the table). */
+  async function storedItem(sub: string): Promise<StoredItem | undefined> {
+    const key = accessStateWireKey(sub);
+    const result = await client.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: '#pk = :pk AND #sk = :sk',
+        ExpressionAttributeNames: { '#pk': PARTITION_KEY, '#sk': SORT_KEY },
+        ExpressionAttributeValues: { ':pk': key[PARTITION_KEY]!, ':sk': key[SORT_KEY]! },
+        ConsistentRead: true,
+      }),
+    );
+    return result.Items?.[0];
+  }
+
+  /**
+   * Counts the read: the item it leaves (or found, over budget), whether the budget was met, and
+   * the instant the verdict is for. Fails closed: 503 when the state cannot be read or written.
+   */
+  async function count(sub: string, entity: EntityDescriptor) {
+    let seconds = Math.floor(now() / 1000);
+    let window = windowStart(seconds, budgets.windowSeconds);
+    let step: 'count' | 'restart' = 'count';
+    let legacyRemoved = false;
+    for (let request = 1; request <= MAX_REQUESTS; request += 1) {
+      let sent: Awaited<ReturnType<typeof send>>;
+      try {
+        sent = await send(step, sub, entity, window);
+      } catch (error) {
+        // An item the old layout filled to DynamoDB's size limit: emptied of its legacy
+        // counters, it counts again.
+        if (isNamed(error, 'ValidationException') && !legacyRemoved) {
+          legacyRemoved = true;
+          const legacy = legacyCounters(await storedItem(sub));
+          if (legacy.length > 0) {
+            await removeLegacy(sub, legacy);
+            continue;
+          }
+        }
+        throw error;
+      }
+      const { item, refused } = sent;
+      if (!refused) return { item, overBudget: false, seconds };
+      const raw = item?.[readCounter(entity.name, counterSlot(window, budgets.windowSeconds))]?.N;
+      const stored = raw === undefined ? undefined : counterValue(BigInt(raw));
+      if (stored === undefined || stored.window < window) step = 'restart';
+      else if (stored.window > window) {
+        // Counted in a later window by an instance whose clock is ahead: count there too.
+        window = windowStart(stored.window, budgets.windowSeconds);
+        seconds = Math.max(seconds, window);
+        step = 'count';
+      } else if (stored.reads >= budgetFor(budgets, entity.name))
+        return { item, overBudget: true, seconds };
+      else step = 'count';
+    }
+    throw new ServiceUnavailableError();
+  }
+
   return {
     async check(caller, entity) {
-      const seconds = Math.floor(now() / 1000);
-      const window = windowStart(seconds, budgets.windowSeconds);
-      let item: StoredItem | undefined;
-      let overBudget = false;
+      let verdict: Awaited<ReturnType<typeof count>>;
       try {
-        const result = await client.send(
-          new UpdateItemCommand({
-            TableName: tableName,
-            Key: accessStateWireKey(caller.sub),
-            ...countReadExpression(entity.name, window, budgets.windowSeconds),
-            ExpressionAttributeValues: {
-              ':one': { N: '1' },
-              ':budget': { N: String(budgetFor(budgets, entity.name)) },
-            },
-            ReturnValues: 'ALL_NEW',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-        );
-        item = result.Attributes;
+        verdict = await count(caller.sub, entity);
+        const legacy = legacyCounters(verdict.item);
+        // Housekeeping once per user: the verdict stands whether it succeeds or not, and the
+        // next GET tries again if it did not.
+        if (legacy.length > 0) await removeLegacy(caller.sub, legacy).catch(() => undefined);
       } catch (error) {
-        if ((error as { name?: string }).name === 'ConditionalCheckFailedException') {
-          overBudget = true;
-          // What the item held: the counter at the budget, and the "not before" instants.
-          item = (error as { Item?: StoredItem }).Item;
-        } else if (isUnavailable(error)) throw new ServiceUnavailableError();
-        else throw error;
+        if (isUnavailable(error)) throw new ServiceUnavailableError();
+        throw error;
       }
+      const { item, overBudget, seconds } = verdict;
       if (caller.issuedAt < instant(item, NOT_BEFORE)) throw new UnauthorizedError();
       // The handler has checked the token claims the group; this is whether it still may.
       const group = entity.readGroup;

@@ -30,7 +30,7 @@ import { PROJECT_ROOT } from '../../lib/project-root';
 import { customer, line, transaction } from '../fixtures';
 import { startTestTable } from '../support/dynamodb';
 import { apiEvent, testClaims } from '../support/events';
-import { accessStateKey } from '../../core/access-state';
+import { COUNT_SCALE, accessStateKey, counterSlot, readCounter } from '../../core/access-state';
 import { windowStart } from '../../core/read-budgets';
 
 const run = promisify(execFile);
@@ -493,8 +493,12 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
         Item: {
           pk: { S: key.pk },
           sk: { S: key.sk },
-          [`count:transaction:${window}`]: { N: '1' },
-          [`count:transaction:${window + HOUR}`]: { N: '1' },
+          ...Object.fromEntries(
+            [window, window + HOUR].map((w) => [
+              readCounter('transaction', counterSlot(w, HOUR)),
+              { N: String(BigInt(w) * COUNT_SCALE + 1n) },
+            ]),
+          ),
         },
       }),
     );

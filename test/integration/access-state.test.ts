@@ -4,7 +4,7 @@
  * exactly one audit event per request, whatever its outcome.
  */
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { NOT_BEFORE, accessStateKey, groupNotBefore } from '../../core/access-state';
+import { COUNTER_SLOTS, NOT_BEFORE, accessStateKey, groupNotBefore } from '../../core/access-state';
 import { CUSTOMER_READERS_GROUP } from '../../core/groups';
 import type { AuditEvent } from '../../functions/shared/audit';
 import type { ApiHandler } from '../../functions/shared/http';
@@ -131,21 +131,33 @@ describe('read budgets (SPEC 4, 8)', () => {
     }
   });
 
-  test('concurrent reads through several function instances: exactly the budget passes', async () => {
-    const instances = Array.from({ length: 4 }, () =>
-      testHandlers(table.endpoint, table.tableName, BUDGETS, { now: () => nowMs }),
-    );
-    const claims = testClaims({ sub: newUser() });
-    const results = await Promise.all(
-      Array.from({ length: 24 }, (_, i) =>
-        get('transaction', '1', claims, instances[i % instances.length]!.transaction),
-      ),
-    );
-    const statuses = results.map((r) => r.statusCode);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(19);
-    for (const instance of instances) instance.client.destroy();
-  });
+  test.each([
+    ['a new user', 0],
+    // The counter's slot then holds an older window's count: the racing reads start it afresh.
+    ['a user who met the budget COUNTER_SLOTS windows ago', COUNTER_SLOTS],
+  ])(
+    'concurrent reads through several function instances, %s: exactly the budget passes',
+    async (_name, windowsAgo) => {
+      const instances = Array.from({ length: 4 }, () =>
+        testHandlers(table.endpoint, table.tableName, BUDGETS, { now: () => nowMs }),
+      );
+      const claims = testClaims({ sub: newUser() });
+      if (windowsAgo > 0) {
+        nowMs -= windowsAgo * WINDOW * 1000;
+        for (let i = 0; i < 6; i += 1) await get('transaction', '1', claims);
+        nowMs += windowsAgo * WINDOW * 1000;
+      }
+      const results = await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          get('transaction', '1', claims, instances[i % instances.length]!.transaction),
+        ),
+      );
+      const statuses = results.map((r) => r.statusCode);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(19);
+      for (const instance of instances) instance.client.destroy();
+    },
+  );
 });
 
 describe('the audit trail (SPEC 8)', () => {

@@ -2,6 +2,7 @@
  * The real GET handlers, built as a deployed function builds them (createHandler with a runtime
  * from its configuration), from an environment of the test's own: process.env is never touched.
  */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createHandler as createCustomerHandler } from '../../functions/get-customer';
 import { createHandler as createTransactionHandler } from '../../functions/get-transaction';
 import { createTableClient } from '../../functions/sdk/table-client';
@@ -35,7 +36,10 @@ export function testHandlers(
   endpoint: string,
   tableName: string,
   extra: Record<string, string> = {},
-  options: Pick<RuntimeOptions, 'audit' | 'now'> = {},
+  options: Pick<RuntimeOptions, 'audit' | 'now'> & {
+    /** Called with the handlers' client before its first request (middleware that observes). */
+    instrument?: (client: DynamoDBClient) => void;
+  } = {},
 ) {
   const env = functionEnv(endpoint, tableName, extra);
   const config = loadConfig(env);
@@ -44,8 +48,10 @@ export function testHandlers(
     endpoint: config.dynamoDbEndpoint,
     credentials: TEST_CREDENTIALS,
   });
+  options.instrument?.(client);
   const runtime = createRuntime(config, {
-    ...options,
+    audit: options.audit,
+    now: options.now,
     client,
     credentials: lambdaCredentials(env),
   });

@@ -1,0 +1,218 @@
+/**
+ * A read-budget store that does not grow with a user's history (SPEC 8): a year of sporadic reads
+ * through the real GET handlers, with a clock that moves, against DynamoDB Local. The user's
+ * access-state item stays a few hundred bytes, and one more GET costs the write units it cost on
+ * day one; an item the old layout filled is emptied of its counters on the first GET, which
+ * never counts them.
+ */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  COUNTER_SLOTS,
+  LEGACY_COUNTER_PREFIX,
+  NOT_BEFORE,
+  accessStateKey,
+} from '../../core/access-state';
+import { windowStart } from '../../core/read-budgets';
+import type { ApiHandler } from '../../functions/shared/http';
+import { line, transaction, customer } from '../fixtures';
+import { startTestTable } from '../support/dynamodb';
+import { apiEvent, lambdaContext, testClaims } from '../support/events';
+import { testHandlers } from '../support/handlers';
+import { sporadicYear } from '../support/sporadic-reads';
+
+const WINDOW = 300;
+const BUDGETS = {
+  READ_BUDGET_CUSTOMERS: '60',
+  READ_BUDGET_TRANSACTIONS: '300',
+  READ_BUDGET_WINDOW_SECONDS: String(WINDOW),
+};
+const DAY = 86_400;
+/** Monday 2026-01-05, 00:00 UTC. */
+const YEAR_START = 1_767_571_200;
+
+let table: Awaited<ReturnType<typeof startTestTable>>;
+let handlers: { transaction: ApiHandler; customer: ApiHandler };
+let nowMs = YEAR_START * 1000;
+/** Write units of each access-state UpdateItem the handlers sent, in order. */
+const writeUnits: number[] = [];
+
+/** Asks DynamoDB to return what each UpdateItem consumed, and keeps it. */
+function recordWriteUnits(client: DynamoDBClient): void {
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const update = context.commandName === 'UpdateItemCommand';
+      if (update) Object.assign(args.input as object, { ReturnConsumedCapacity: 'TOTAL' });
+      const result = await next(args);
+      const units = (result.output as { ConsumedCapacity?: { CapacityUnits?: number } })
+        .ConsumedCapacity?.CapacityUnits;
+      if (update && units !== undefined) writeUnits.push(units);
+      return result;
+    },
+    { step: 'initialize', name: 'recordWriteUnits' },
+  );
+}
+
+async function get(entity: 'transaction' | 'customer', sub: string) {
+  const param = `${entity}_id`;
+  const claims = testClaims({ sub, iat: String(Math.floor(nowMs / 1000) - 60) });
+  const event = apiEvent(`GET /${entity}s/{${param}}`, { [param]: '1' }, claims);
+  return (await handlers[entity](event, lambdaContext)).statusCode;
+}
+
+async function storedItem(sub: string) {
+  const { Item } = await table.client.send(
+    new GetCommand({ TableName: table.tableName, Key: accessStateKey(sub), ConsistentRead: true }),
+  );
+  return Item ?? {};
+}
+
+/** The item's size as DynamoDB counts it, near enough: names and values in bytes. */
+const sizeOf = (item: Record<string, unknown>) =>
+  Object.entries(item).reduce((n, [k, v]) => n + k.length + String(v).length, 0);
+
+beforeAll(async () => {
+  table = await startTestTable();
+  handlers = testHandlers(table.endpoint, table.tableName, BUDGETS, {
+    now: () => nowMs,
+    audit: () => undefined,
+    instrument: recordWriteUnits,
+  });
+  await table.importLines([
+    line('transaction', transaction({ id: 1 })),
+    line('customer', customer({ id: 1 })),
+  ]);
+}, 90_000);
+afterAll(async () => table?.stop());
+
+test('a year of sporadic reads: the access state stays small and a GET costs what it did on day one', async () => {
+  const sub = 'diligent-teller-sub';
+  // Day one: the first GET of a new user.
+  nowMs = (YEAR_START + 9 * 3600) * 1000;
+  writeUnits.length = 0;
+  expect(await get('transaction', sub)).toBe(200);
+  const dayOne = [...writeUnits];
+  expect(dayOne).toHaveLength(1);
+
+  const year = sporadicYear(YEAR_START, WINDOW, COUNTER_SLOTS);
+  for (const { seconds, entity } of year) {
+    nowMs = seconds * 1000;
+    expect(await get(entity, sub)).toBe(200);
+  }
+  expect(year.length).toBeGreaterThan(800);
+  // Hundreds of windows, with gaps between them.
+  expect(new Set(year.map((r) => windowStart(r.seconds, WINDOW))).size).toBeGreaterThan(700);
+
+  const item = await storedItem(sub);
+  // pk, sk and one counter per route: no counter of an older window is left behind.
+  const names = Object.keys(item).sort();
+  expect(names).toHaveLength(4);
+  expect(names).toEqual([
+    'pk',
+    expect.stringMatching(/^reads:customer:\d$/),
+    expect.stringMatching(/^reads:transaction:\d$/),
+    'sk',
+  ]);
+  expect(sizeOf(item)).toBeLessThan(200);
+
+  // One more GET, a year on: the write units of day one.
+  nowMs += 3600 * 1000;
+  writeUnits.length = 0;
+  expect(await get('transaction', sub)).toBe(200);
+  expect(writeUnits).toEqual(dayOne);
+}, 120_000);
+
+test("a slot holding an older window's count is started afresh, never counted", async () => {
+  const sub = 'slot-reuse-sub';
+  nowMs = (YEAR_START + 400 * DAY) * 1000;
+  // The budget met in one window ...
+  for (let i = 0; i < 60; i += 1) expect(await get('customer', sub)).toBe(200);
+  expect(await get('customer', sub)).toBe(429);
+  // ... does not carry over to the window that uses the same slot again, nor to the next.
+  nowMs += COUNTER_SLOTS * WINDOW * 1000;
+  expect(await get('customer', sub)).toBe(200);
+  nowMs += WINDOW * 1000;
+  expect(await get('customer', sub)).toBe(200);
+});
+
+describe('a stage deployed with the old layout (one counter per window)', () => {
+  /** Counters as the functions wrote them before: `count:<entity>:<window start>`. */
+  async function addLegacyCounters(sub: string, windows: number[], value: number) {
+    for (let i = 0; i < windows.length; i += 300) {
+      const chunk = windows.slice(i, i + 300);
+      await table.client.send(
+        new UpdateCommand({
+          TableName: table.tableName,
+          Key: accessStateKey(sub),
+          UpdateExpression: `SET ${chunk.map((_, k) => `#c${k} = :v`).join(', ')}`,
+          ExpressionAttributeNames: Object.fromEntries(
+            chunk.map((w, k) => [`#c${k}`, `${LEGACY_COUNTER_PREFIX}transaction:${w}`]),
+          ),
+          ExpressionAttributeValues: { ':v': value },
+        }),
+      );
+    }
+  }
+
+  test('the first GET removes the old counters, keeps the "not before" instants, counts none', async () => {
+    const sub = 'legacy-sub';
+    nowMs = (YEAR_START + 500 * DAY + 10) * 1000;
+    const now = Math.floor(nowMs / 1000);
+    const current = windowStart(now, WINDOW);
+    // A year of gaps, and the current window's old counter already at the budget.
+    const windows = Array.from({ length: 3000 }, (_, k) => current - (k + 2) * WINDOW);
+    await addLegacyCounters(sub, [...windows, current], 300);
+    await table.client.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key: accessStateKey(sub),
+        UpdateExpression: 'SET #nbf = :t',
+        ExpressionAttributeNames: { '#nbf': NOT_BEFORE },
+        ExpressionAttributeValues: { ':t': now - 3600 },
+      }),
+    );
+    expect(await get('transaction', sub)).toBe(200);
+    const item = await storedItem(sub);
+    expect(Object.keys(item).filter((k) => k.startsWith(LEGACY_COUNTER_PREFIX))).toEqual([]);
+    expect(item[NOT_BEFORE]).toBe(BigInt(now - 3600));
+    expect(sizeOf(item)).toBeLessThan(200);
+  }, 60_000);
+
+  test("an item the old layout filled to DynamoDB's size limit reads again", async () => {
+    const sub = 'locked-out-sub';
+    nowMs = (YEAR_START + 600 * DAY + 10) * 1000;
+    const current = windowStart(Math.floor(nowMs / 1000), WINDOW);
+    // Old counters until DynamoDB refuses more (400 KB): the user the old layout locked out.
+    let added = 0;
+    for (let size = 400; size >= 1 && added < 20_000;) {
+      const windows = Array.from({ length: size }, (_, k) => current - (added + k + 2) * WINDOW);
+      try {
+        await addLegacyCounters(sub, windows, 1);
+        added += size;
+      } catch (error) {
+        if (!/item size/i.test((error as Error).message)) throw error;
+        size = Math.floor(size / 4);
+      }
+    }
+    expect(added).toBeGreaterThan(5000);
+    expect(added).toBeLessThan(20_000);
+    // Then shorter ones, so that not even the new layout's counter fits.
+    await expect(
+      (async () => {
+        for (let k = 0; k < 10; k += 1) {
+          await table.client.send(
+            new UpdateCommand({
+              TableName: table.tableName,
+              Key: accessStateKey(sub),
+              UpdateExpression: 'SET #c = :v',
+              ExpressionAttributeNames: { '#c': `${LEGACY_COUNTER_PREFIX}${k}` },
+              ExpressionAttributeValues: { ':v': 1 },
+            }),
+          );
+        }
+      })(),
+    ).rejects.toThrow(/item size/i);
+    expect(await get('transaction', sub)).toBe(200);
+    expect(sizeOf(await storedItem(sub))).toBeLessThan(200);
+  }, 120_000);
+});
