@@ -41,6 +41,10 @@ export interface ApiFunctionProps {
   readonly logRetention?: RetentionDays;
   /** @default RETAIN; DESTROY in a disposable stage (lib/stage.ts) */
   readonly logRemovalPolicy?: RemovalPolicy;
+  /** @default MEMORY_MB: the API's; the import's steps (lib/import-drop.ts) set their own */
+  readonly memorySize?: number;
+  /** @default TIMEOUT */
+  readonly timeout?: Duration;
 }
 
 /**
@@ -120,8 +124,8 @@ export class ApiFunction extends NodejsFunction {
       description: props.description,
       runtime: ApiFunction.RUNTIME,
       architecture: Architecture.ARM_64,
-      memorySize: ApiFunction.MEMORY_MB,
-      timeout: ApiFunction.TIMEOUT,
+      memorySize: props.memorySize ?? ApiFunction.MEMORY_MB,
+      timeout: props.timeout ?? ApiFunction.TIMEOUT,
       role,
       logGroup,
       // Lambda writes its own lines (START, REPORT with the init duration of a cold start, a

@@ -13,6 +13,7 @@ import {
 } from 'aws-cdk-lib/aws-logs';
 import type { MonitoringFacade } from 'cdk-monitoring-constructs';
 import { Construct } from 'constructs';
+import { IMPORT_AUDIT_MESSAGE } from '../import/audit';
 import { THRESHOLDS } from './monitoring';
 
 /**
@@ -53,6 +54,49 @@ export const AUDIT_QUERIES: Record<'by-customer' | 'by-transaction' | 'by-user',
     '| limit 10000',
   ].join('\n'),
 };
+
+/** What a saved change query's user replaces: a record's id, or an import's id. */
+export const IMPORT_QUERY_PLACEHOLDERS = {
+  customer: 'CUSTOMER_ID',
+  transaction: 'TRANSACTION_ID',
+  import: 'IMPORT_ID',
+} as const;
+
+/** Which import put or deleted one record, and from which line; oldest first. */
+function changesOf(entity: 'customer' | 'transaction'): string {
+  return [
+    'fields @timestamp, importId, action, entity, recordId, line',
+    `| filter message = "${IMPORT_AUDIT_MESSAGE}" and kind = "record" and entity = "${entity}" and recordId = "${IMPORT_QUERY_PLACEHOLDERS[entity]}"`,
+    '| sort @timestamp asc',
+    '| limit 10000',
+  ].join('\n');
+}
+
+/**
+ * The saved queries of changes (SPEC 9): who changed customer 42 (the import and its line), and
+ * an import's file, version, SHA-256, uploader and outcome; the uploader's IAM principal is in
+ * the CloudTrail data events of the import bucket (query `uploads`).
+ */
+export const IMPORT_QUERIES: Record<
+  'changes-by-customer' | 'changes-by-transaction' | 'import',
+  string
+> = {
+  'changes-by-customer': changesOf('customer'),
+  'changes-by-transaction': changesOf('transaction'),
+  import: [
+    'fields @timestamp, kind, importId, key, versionId, sha256, requester, sourceIp, s3RequestId, outcome, counts.records, problems',
+    `| filter message = "${IMPORT_AUDIT_MESSAGE}" and kind != "record" and importId = "${IMPORT_QUERY_PLACEHOLDERS.import}"`,
+    '| sort @timestamp asc',
+  ].join('\n'),
+};
+
+/** Who put a file under incoming/ (CloudTrail data events: the IAM principal), by object key. */
+export const UPLOADS_QUERY = [
+  'fields @timestamp, userIdentity.arn, userIdentity.principalId, sourceIPAddress, requestParameters.key, responseElements.x-amz-version-id, requestID',
+  '| filter eventName = "PutObject" or eventName = "CompleteMultipartUpload"',
+  '| sort @timestamp desc',
+  '| limit 1000',
+].join('\n');
 
 /** How many readers the dashboard widget shows per period. */
 export const TOP_READERS = 10;
@@ -105,6 +149,10 @@ export interface AuditTrailProps {
   readonly name: string;
   /** The log groups the functions write their audit events to. */
   readonly functionLogGroups: readonly ILogGroup[];
+  /** The log groups the import's steps write their change events to (SPEC 9). */
+  readonly importLogGroups: readonly ILogGroup[];
+  /** CloudTrail's data events of uploads to the import drop. */
+  readonly uploadsLogGroup: ILogGroup;
   /** The stage's monitoring: the budget alarm and the widgets go on its topic and dashboard. */
   readonly facade: MonitoringFacade;
 }
@@ -165,6 +213,18 @@ export class AuditTrail extends Construct {
       );
     }
     this.queries = queries;
+    const importLogGroupNames = props.importLogGroups.map((g) => g.logGroupName);
+    for (const [suffix, queryString] of Object.entries(IMPORT_QUERIES))
+      new CfnQueryDefinition(this, `Query-${suffix}`, {
+        name: `${props.name}/audit/${suffix}`,
+        queryString,
+        logGroupNames: importLogGroupNames,
+      });
+    new CfnQueryDefinition(this, 'Query-uploads', {
+      name: `${props.name}/audit/uploads`,
+      queryString: UPLOADS_QUERY,
+      logGroupNames: [props.uploadsLogGroup.logGroupName],
+    });
 
     const period = THRESHOLDS.period;
     props.facade.addLargeHeader('Audit: who reads what (SPEC 8)');

@@ -37,13 +37,28 @@ export interface Settings {
    * `readBudgetTransactions`, `readBudgetWindowSeconds`.
    */
   readonly readBudgets: ReadBudgets;
+  /**
+   * How many parts of an import file are checked or written at once (SPEC 9), each by one Lambda
+   * function, 1..IMPORT_CONCURRENCY_MAX: it bounds the table capacity an import takes from the
+   * API. Context `importConcurrency`.
+   */
+  readonly importConcurrency: number;
 }
+
+/**
+ * The default concurrency, and the most allowed: a new on-demand table takes about 4,000 writes
+ * a second at first, and each worker can write a few hundred records a second (several writes
+ * each, docs/performance.md), so 10 workers stay within it; 1,000 is far past what a table
+ * warmed up for it would take, and almost surely a slipped digit.
+ */
+export const IMPORT_CONCURRENCY = { default: 10, max: 1000 } as const;
 
 export const DEFAULT_SETTINGS: Settings = {
   signatureUrlTtlSeconds: URL_TTL_SECONDS.default,
   displayTimeZone: DEFAULT_TIME_ZONE,
   corsAllowOrigins: [],
   readBudgets: DEFAULT_READ_BUDGETS,
+  importConcurrency: IMPORT_CONCURRENCY.default,
 };
 
 export class SettingsError extends Error {
@@ -79,6 +94,11 @@ export function validateSettings(settings: Settings): Settings {
       );
     }
   }
+  const concurrency = settings.importConcurrency;
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > IMPORT_CONCURRENCY.max)
+    throw new SettingsError(
+      `importConcurrency must be a whole number from 1 to ${IMPORT_CONCURRENCY.max}, got: ${String(concurrency)}`,
+    );
   try {
     validateReadBudgets(settings.readBudgets);
   } catch (error) {
@@ -114,7 +134,16 @@ export function settingsFromContext(node: Node): Settings {
     if (error instanceof ReadBudgetError) throw new SettingsError(error.message);
     throw error;
   }
+  const concurrency = node.tryGetContext('importConcurrency') as unknown;
+  if (
+    concurrency !== undefined &&
+    !(typeof concurrency === 'number' || /^[1-9][0-9]*$/.test(String(concurrency)))
+  )
+    throw new SettingsError(
+      `importConcurrency must be a whole number from 1 to ${IMPORT_CONCURRENCY.max}, got: ${JSON.stringify(concurrency)}`,
+    );
   return validateSettings({
+    importConcurrency: concurrency === undefined ? IMPORT_CONCURRENCY.default : Number(concurrency),
     signatureUrlTtlSeconds:
       ttl === undefined ? DEFAULT_SETTINGS.signatureUrlTtlSeconds : Number(ttl),
     displayTimeZone: zone === undefined ? DEFAULT_SETTINGS.displayTimeZone : String(zone),

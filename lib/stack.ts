@@ -6,6 +6,7 @@ import { Api } from './api';
 import { AuditTrail } from './audit';
 import { Data } from './data';
 import { Identity } from './identity';
+import { ImportDrop } from './import-drop';
 import { Monitoring } from './monitoring';
 import { PROJECT_ROOT } from './project-root';
 import { routes as defaultRoutes, type Route } from './routes';
@@ -33,6 +34,7 @@ export class ReadApiStack extends Stack {
   readonly api: Api;
   readonly monitoring: Monitoring;
   readonly audit: AuditTrail;
+  readonly importDrop: ImportDrop;
   readonly stage: Stage;
 
   constructor(scope: Construct, id: string, props: ReadApiStackProps = {}) {
@@ -66,9 +68,22 @@ export class ReadApiStack extends Stack {
       alarmEmail: stage.alarmEmail,
       disposable,
     });
+    this.importDrop = new ImportDrop(this, 'Import', {
+      projectRoot: PROJECT_ROOT,
+      table: this.data.table,
+      alarmTopic: this.monitoring.topic,
+      displayTimeZone: settings.displayTimeZone,
+      concurrency: settings.importConcurrency,
+      removalPolicy: removalPolicyFor(disposable),
+      autoDeleteObjects: disposable,
+      accessLogsBucket: this.data.accessLogsBucket,
+      logRetention: props.logRetention,
+    });
     this.audit = new AuditTrail(this, 'Audit', {
       name: this.stackName,
       functionLogGroups: [...this.api.functions.values()].map((fn) => fn.logGroup),
+      importLogGroups: [...this.importDrop.functions.values()].map((fn) => fn.logGroup),
+      uploadsLogGroup: this.importDrop.uploadsLogGroup,
       facade: this.monitoring.facade,
     });
 
@@ -80,11 +95,20 @@ export class ReadApiStack extends Stack {
     });
     new CfnOutput(this, 'TableName', {
       value: this.data.table.tableName,
-      description: 'TABLE_NAME for npm run import',
+      description: 'TABLE_NAME for npm run access',
     });
     new CfnOutput(this, 'BucketName', {
       value: this.data.bucket.bucketName,
       description: 'Upload signatures/, attachments/ and id-photos/ files here',
+    });
+    new CfnOutput(this, 'ImportBucketName', {
+      value: this.importDrop.bucket.bucketName,
+      description:
+        'npm run import -- <file> --stage <name> puts files under incoming/ here (SPEC 9)',
+    });
+    new CfnOutput(this, 'ImportStateMachineArn', {
+      value: this.importDrop.stateMachine.stateMachineArn,
+      description: 'The import workflow; npm run import follows its executions',
     });
     new CfnOutput(this, 'AlarmTopicArn', {
       value: this.monitoring.topic.topicArn,

@@ -1,0 +1,353 @@
+import {
+  ArnFormat,
+  Duration,
+  Stack,
+  Validations,
+  type CfnElement,
+  type RemovalPolicy,
+} from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { ReadWriteType, Trail } from 'aws-cdk-lib/aws-cloudtrail';
+import { EventField, Rule, RuleTargetInput } from 'aws-cdk-lib/aws-events';
+import { SfnStateMachine } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  ObjectOwnership,
+  type IBucket,
+} from 'aws-cdk-lib/aws-s3';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import {
+  DefinitionBody,
+  LogLevel,
+  StateMachine,
+  StateMachineType,
+} from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { ENTITIES } from '../core/entities';
+import { PREFIX } from '../import/steps';
+import { ApiFunction } from './api-function';
+import { importWorkflowDefinition, type ImportWorkflowResources } from './import-workflow';
+
+/**
+ * How long the drop keeps what it holds. An uploaded file and the work files made from it are
+ * copies of customers' personal data (identity documents among them) that the table already
+ * holds once imported: 30 days leaves time to look into a rejected or failed import and to
+ * redrive it, and no longer. Reports hold no field of a record (counts, line numbers, reasons):
+ * kept as long as the audit trail they belong to (SPEC 8, 1,827 days). docs/security.md.
+ */
+export const IMPORT_RETENTION = {
+  filesDays: 30,
+  reportsDays: 1827,
+  /** Earlier versions of a key (an upload replaced by another), gone sooner. */
+  noncurrentDays: 7,
+} as const;
+
+/** Per step: memory (MB; CPU grows with it) and time limit. A part is 8 MB by default. */
+const STEPS = {
+  Plan: { entry: 'import-plan', memory: 1024, minutes: 15 },
+  CheckPart: { entry: 'import-check-part', memory: 1769, minutes: 15 },
+  Verify: { entry: 'import-verify', memory: 3008, minutes: 15 },
+  WritePart: { entry: 'import-write-part', memory: 1769, minutes: 15 },
+  Report: { entry: 'import-report', memory: 1024, minutes: 5 },
+} as const;
+type Step = keyof typeof STEPS;
+
+export interface ImportDropProps {
+  readonly projectRoot: string;
+  readonly table: ITable;
+  readonly alarmTopic: ITopic;
+  readonly displayTimeZone: string;
+  readonly concurrency: number;
+  readonly removalPolicy: RemovalPolicy;
+  readonly autoDeleteObjects: boolean;
+  readonly accessLogsBucket: IBucket;
+  readonly logRetention?: RetentionDays;
+}
+
+/**
+ * The import drop of a stage (SPEC 9): a private bucket where a file put under `incoming/` starts
+ * one import of that object version (EventBridge → Step Functions), the workflow of
+ * lib/import-workflow.ts and its five functions, which are the only code in the stage that may
+ * write records.
+ */
+export class ImportDrop extends Construct {
+  readonly bucket: Bucket;
+  readonly stateMachine: StateMachine;
+  readonly functions: ReadonlyMap<Step, ApiFunction>;
+  /** CloudTrail's data events of writes under incoming/: the uploader's IAM principal. */
+  readonly uploadsLogGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: ImportDropProps) {
+    super(scope, id);
+    this.bucket = new Bucket(this, 'Bucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      // SSE-S3: the operators and the functions need no KMS grants; S3 encrypts every object.
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // An import is of one object version: a re-upload under the same key is a new import.
+      versioned: true,
+      eventBridgeEnabled: true,
+      removalPolicy: props.removalPolicy,
+      autoDeleteObjects: props.autoDeleteObjects,
+      serverAccessLogsBucket: props.accessLogsBucket,
+      serverAccessLogsPrefix: 'import-bucket/',
+      lifecycleRules: [
+        ...[PREFIX.incoming, PREFIX.work].map((prefix) => ({
+          id: `expire-${prefix.replace('/', '')}`,
+          prefix,
+          expiration: Duration.days(IMPORT_RETENTION.filesDays),
+          noncurrentVersionExpiration: Duration.days(IMPORT_RETENTION.noncurrentDays),
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        })),
+        {
+          id: 'expire-reports',
+          prefix: PREFIX.reports,
+          expiration: Duration.days(IMPORT_RETENTION.reportsDays),
+          noncurrentVersionExpiration: Duration.days(IMPORT_RETENTION.noncurrentDays),
+        },
+        { id: 'expired-delete-markers', expiredObjectDeleteMarker: true },
+      ],
+    });
+
+    const environment = {
+      TABLE_NAME: props.table.tableName,
+      DISPLAY_TIME_ZONE: props.displayTimeZone,
+    };
+    const functions = new Map<Step, ApiFunction>();
+    for (const [step, spec] of Object.entries(STEPS) as [Step, (typeof STEPS)[Step]][]) {
+      const fn = new ApiFunction(this, `${step}Function`, {
+        entry: `${props.projectRoot}/functions/${spec.entry}.ts`,
+        projectRoot: props.projectRoot,
+        environment,
+        description: `Import step ${step} (SPEC 9)`,
+        memorySize: spec.memory,
+        timeout: Duration.minutes(spec.minutes),
+        logRetention: props.logRetention,
+        logRemovalPolicy: props.removalPolicy,
+      });
+      functions.set(step, fn);
+    }
+    this.functions = functions;
+    const fn = (step: Step) => functions.get(step)!;
+
+    // What each step reads and writes in the bucket (import/steps.ts).
+    const uploads = this.objects(PREFIX.incoming);
+    const work = this.objects(PREFIX.work);
+    const reports = this.objects(PREFIX.reports);
+    this.allow(fn('Plan'), ['s3:GetObject', 's3:GetObjectVersion'], [uploads, reports]);
+    this.allow(fn('Plan'), ['s3:PutObject'], [work]);
+    this.allow(fn('CheckPart'), ['s3:GetObject', 's3:GetObjectVersion'], [uploads]);
+    this.allow(fn('CheckPart'), ['s3:PutObject'], [work]);
+    this.allow(fn('Verify'), ['s3:GetObject', 's3:PutObject'], [work]);
+    this.allow(fn('WritePart'), ['s3:GetObject', 's3:GetObjectVersion'], [uploads, work]);
+    this.allow(fn('WritePart'), ['s3:PutObject'], [work]);
+    this.allow(fn('Report'), ['s3:GetObject'], [work, reports]);
+    this.allow(fn('Report'), ['s3:PutObject'], [reports]);
+    // A missing object is then NoSuchKey, not AccessDenied: the steps read work files that may
+    // not exist yet (a first run) and tell the two apart.
+    for (const step of functions.values())
+      step.addToRolePolicy(
+        new PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.bucket.bucketArn] }),
+      );
+    grantRecordWrite(fn('WritePart'), props.table);
+
+    const resources: ImportWorkflowResources = {
+      planFunctionArn: fn('Plan').functionArn,
+      checkPartFunctionArn: fn('CheckPart').functionArn,
+      verifyFunctionArn: fn('Verify').functionArn,
+      writePartFunctionArn: fn('WritePart').functionArn,
+      reportFunctionArn: fn('Report').functionArn,
+      importBucketName: this.bucket.bucketName,
+      alarmTopicArn: props.alarmTopic.topicArn,
+      concurrency: props.concurrency,
+    };
+    // Named after the stack (as the alarms are, lib/stage.ts): the Distributed Maps start child
+    // executions of this state machine, and its role can name it only by a name known up front.
+    const stack = Stack.of(this);
+    const stateMachineName = `${stack.stackName}-Import`;
+    const arn = (resource: string, resourceName: string) =>
+      stack.formatArn({
+        service: 'states',
+        resource,
+        resourceName,
+        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+      });
+    this.stateMachine = new StateMachine(this, 'Workflow', {
+      stateMachineName,
+      stateMachineType: StateMachineType.STANDARD,
+      definitionBody: DefinitionBody.fromString(
+        stack.toJsonString(importWorkflowDefinition(resources)),
+      ),
+      tracingEnabled: true,
+      logs: {
+        destination: new LogGroup(this, 'WorkflowLogs', {
+          retention: props.logRetention ?? RetentionDays.FIVE_YEARS,
+          removalPolicy: props.removalPolicy,
+        }),
+        // Every state's events, never its input or output (records' lines pass through them).
+        level: LogLevel.ALL,
+        includeExecutionData: false,
+      },
+    });
+    // Its own five functions by ARN (no version wildcard), and the manifest the Maps read.
+    this.stateMachine.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['lambda:InvokeFunction'],
+        resources: [...functions.values()].map((step) => step.functionArn),
+      }),
+    );
+    this.stateMachine.addToRolePolicy(
+      new PolicyStatement({ actions: ['s3:GetObject'], resources: [work] }),
+    );
+    this.stateMachine.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['states:StartExecution'],
+        resources: [arn('stateMachine', stateMachineName)],
+      }),
+    );
+    this.stateMachine.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['states:DescribeExecution', 'states:StopExecution'],
+        resources: [arn('execution', `${stateMachineName}/*`)],
+      }),
+    );
+    props.alarmTopic.grantPublish(this.stateMachine);
+    const workflowRole = this.stateMachine.role;
+    const bucketId = stack.getLogicalId(this.bucket.node.defaultChild as CfnElement);
+    for (const [id, reason] of [
+      [
+        'AwsSolutions-IAM5[Resource::*]',
+        'X-Ray tracing and log delivery (xray:PutTraceSegments, logs:CreateLogDelivery...) ' +
+          'define no resource types, so they cannot be scoped to an ARN.',
+      ],
+      [
+        `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/work/*]`,
+        "The Distributed Maps read the import's manifest under work/<import id>/, an id known " +
+          'only when the import runs.',
+      ],
+      [
+        `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:${stateMachineName}/*]`,
+        "The Distributed Maps' child executions of this state machine, named when they start.",
+      ],
+      [
+        'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
+        "Publishing to the alarm topic encrypts with the topic's own key (and only that key).",
+      ],
+    ] as const)
+      Validations.of(workflowRole).acknowledge({ id, reason });
+
+    // "Who put the file there" (SPEC 9): S3's event names only the account; CloudTrail's data
+    // events name the IAM principal, about 5 minutes later ($0.10 per 100,000 events). Only
+    // writes under incoming/ of this bucket, kept as long as the audit trail.
+    this.uploadsLogGroup = new LogGroup(this, 'UploadsLog', {
+      retention: props.logRetention ?? RetentionDays.FIVE_YEARS,
+      removalPolicy: props.removalPolicy,
+    });
+    const trailBucket = new Bucket(this, 'TrailBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy: props.removalPolicy,
+      autoDeleteObjects: props.autoDeleteObjects,
+      serverAccessLogsBucket: props.accessLogsBucket,
+      serverAccessLogsPrefix: 'import-trail/',
+      lifecycleRules: [{ expiration: Duration.days(IMPORT_RETENTION.reportsDays) }],
+    });
+    const trail = new Trail(this, 'UploadsTrail', {
+      bucket: trailBucket,
+      sendToCloudWatchLogs: true,
+      cloudWatchLogGroup: this.uploadsLogGroup,
+      includeGlobalServiceEvents: false,
+      isMultiRegionTrail: false,
+      managementEvents: ReadWriteType.NONE,
+      enableFileValidation: true,
+    });
+    trail.addS3EventSelector([{ bucket: this.bucket, objectPrefix: PREFIX.incoming }], {
+      readWriteType: ReadWriteType.WRITE_ONLY,
+      includeManagementEvents: false,
+    });
+
+    // Turning EventBridge on for the bucket is done by CDK's own custom resource, a Lambda
+    // function with the AWS-managed basic execution role (logs only), one per stack.
+    for (const child of stack.node.children)
+      if (child.node.id.startsWith('BucketNotificationsHandler'))
+        Validations.of(child).acknowledge({
+          id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+          reason:
+            "CDK's bucket-notifications handler (it turns on the import bucket's EventBridge " +
+            'notifications at deploy time) runs with the basic execution role: logs only.',
+        });
+
+    new Rule(this, 'OnUpload', {
+      description: 'A file put under incoming/ of the import bucket starts one import (SPEC 9)',
+      eventPattern: {
+        source: ['aws.s3'],
+        detailType: ['Object Created'],
+        detail: {
+          bucket: { name: [this.bucket.bucketName] },
+          object: { key: [{ prefix: PREFIX.incoming }] },
+        },
+      },
+      targets: [
+        new SfnStateMachine(this.stateMachine, {
+          input: RuleTargetInput.fromObject({
+            bucket: EventField.fromPath('$.detail.bucket.name'),
+            key: EventField.fromPath('$.detail.object.key'),
+            versionId: EventField.fromPath('$.detail.object.version-id'),
+            size: EventField.fromPath('$.detail.object.size'),
+            requester: EventField.fromPath('$.detail.requester'),
+            sourceIp: EventField.fromPath('$.detail.source-ip-address'),
+            s3RequestId: EventField.fromPath('$.detail.request-id'),
+            eventTime: EventField.fromPath('$.time'),
+          }),
+        }),
+      ],
+    });
+  }
+
+  /** The ARN pattern of the bucket's objects under `prefix`. */
+  private objects(prefix: string): string {
+    return this.bucket.arnForObjects(`${prefix}*`);
+  }
+
+  private allow(fn: ApiFunction, actions: string[], resources: string[]): void {
+    fn.addToRolePolicy(new PolicyStatement({ actions, resources }));
+    const bucketId = Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnElement);
+    for (const resource of resources) {
+      const prefix = resource.split('/').at(-2) ?? '';
+      Validations.of(fn.role!).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${prefix}/*]`,
+        reason:
+          `The import step reads or writes the ${prefix}/ objects of the import bucket, whose keys ` +
+          '(file names, import ids) are not known at deploy time.',
+      });
+    }
+  }
+}
+
+/**
+ * The writes import/writer.ts makes, on records only: BatchWriteItem, PutItem and the Query that
+ * finds a record's older children, each on condition that every key is a record's (`TXN#`,
+ * `CUS#`): the import can neither read nor write a user's access state (`USER#`).
+ */
+function grantRecordWrite(fn: ApiFunction, table: ITable): void {
+  const prefixes = Object.values(ENTITIES).map((entity) => `${entity.keys.partition}*`);
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ['dynamodb:BatchWriteItem', 'dynamodb:PutItem', 'dynamodb:Query'],
+      resources: [table.tableArn],
+      conditions: {
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes },
+        Null: { 'dynamodb:LeadingKeys': 'false' },
+      },
+    }),
+  );
+}
