@@ -11,7 +11,8 @@ import { ReadWriteType, Trail } from 'aws-cdk-lib/aws-cloudtrail';
 import { EventField, Rule, RuleTargetInput } from 'aws-cdk-lib/aws-events';
 import { SfnStateMachine } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { FilterPattern, LogGroup, MetricFilter, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import {
   BlockPublicAccess,
   Bucket,
@@ -26,11 +27,14 @@ import {
   StateMachine,
   StateMachineType,
 } from 'aws-cdk-lib/aws-stepfunctions';
+import type { MonitoringFacade } from 'cdk-monitoring-constructs';
 import { Construct } from 'constructs';
 import { ENTITIES } from '../core/entities';
+import { IMPORT_AUDIT_MESSAGE } from '../import/audit';
 import { PREFIX } from '../import/steps';
 import { ApiFunction } from './api-function';
 import { importWorkflowDefinition, type ImportWorkflowResources } from './import-workflow';
+import { THRESHOLDS } from './monitoring';
 
 /**
  * How long the drop keeps what it holds. An uploaded file and the work files made from it are
@@ -279,7 +283,7 @@ export class ImportDrop extends Construct {
     // function with the AWS-managed basic execution role (logs only), one per stack.
     for (const child of stack.node.children)
       if (child.node.id.startsWith('BucketNotificationsHandler'))
-        Validations.of(child).acknowledge({
+        Validations.of(child.node.findChild('Role')).acknowledge({
           id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
           reason:
             "CDK's bucket-notifications handler (it turns on the import bucket's EventBridge " +
@@ -309,6 +313,71 @@ export class ImportDrop extends Construct {
             eventTime: EventField.fromPath('$.time'),
           }),
         }),
+      ],
+    });
+  }
+
+  /**
+   * The imports on the stage's dashboard and alarm topic (SPEC 9): executions running, succeeded
+   * and failed, records written (from the "import ended" audit events), and an alarm when an
+   * execution fails, times out or is aborted. A rejected or failed import also publishes its own
+   * message to the topic (the workflow's Alert state) naming its report.
+   */
+  monitor(facade: MonitoringFacade, name: string): void {
+    const period = THRESHOLDS.period;
+    const once = {
+      maxErrorCount: 0,
+      datapointsToAlarm: 1,
+      evaluationPeriods: 1,
+      period,
+      treatMissingDataOverride: TreatMissingData.NOT_BREACHING,
+    };
+    const look =
+      'First look: the report under reports/ of the import bucket (ImportBucketName) and the ' +
+      "execution's events in the Step Functions console; redrive it or upload the file again.";
+    facade.addLargeHeader('Imports (SPEC 9)');
+    facade.monitorStepFunction({
+      stateMachine: this.stateMachine,
+      alarmFriendlyName: 'Import',
+      humanReadableName: 'Import workflow',
+      addFailedExecutionCountAlarm: {
+        Critical: {
+          ...once,
+          alarmDescriptionOverride: `An import ended failed or rejected: nothing, or not all, of its file was written. ${look}`,
+        },
+      },
+      addTimedOutExecutionCountAlarm: {
+        Critical: {
+          ...once,
+          alarmDescriptionOverride: `An import timed out before its report was written. ${look}`,
+        },
+      },
+      addAbortedExecutionCountAlarm: {
+        Critical: {
+          ...once,
+          alarmDescriptionOverride: `An import was stopped by hand or by AWS. ${look}`,
+        },
+      },
+    });
+    const written = new MetricFilter(this, 'RecordsWritten', {
+      logGroup: this.functions.get('Report')!.logGroup,
+      filterPattern: FilterPattern.all(
+        FilterPattern.stringValue('$.message', '=', IMPORT_AUDIT_MESSAGE),
+        FilterPattern.stringValue('$.kind', '=', 'import-ended'),
+      ),
+      metricNamespace: name,
+      metricName: 'ImportRecordsWritten',
+      metricValue: '$.counts.records',
+      defaultValue: 0,
+    });
+    facade.monitorCustom({
+      alarmFriendlyName: 'ImportRecords',
+      humanReadableName: 'Records written by imports (from the "import ended" audit events)',
+      metricGroups: [
+        {
+          title: 'Records written',
+          metrics: [written.metric({ statistic: 'Sum', period, label: 'records written' })],
+        },
       ],
     });
   }

@@ -6,6 +6,7 @@ import { Api } from './api';
 import { AuditTrail } from './audit';
 import { Data } from './data';
 import { Identity } from './identity';
+import { IMPORT_BUCKET_OUTPUT } from '../import/stage-drop';
 import { ImportDrop } from './import-drop';
 import { Monitoring } from './monitoring';
 import { PROJECT_ROOT } from './project-root';
@@ -79,6 +80,7 @@ export class ReadApiStack extends Stack {
       accessLogsBucket: this.data.accessLogsBucket,
       logRetention: props.logRetention,
     });
+    this.importDrop.monitor(this.monitoring.facade, this.stackName);
     this.audit = new AuditTrail(this, 'Audit', {
       name: this.stackName,
       functionLogGroups: [...this.api.functions.values()].map((fn) => fn.logGroup),
@@ -101,7 +103,7 @@ export class ReadApiStack extends Stack {
       value: this.data.bucket.bucketName,
       description: 'Upload signatures/, attachments/ and id-photos/ files here',
     });
-    new CfnOutput(this, 'ImportBucketName', {
+    new CfnOutput(this, IMPORT_BUCKET_OUTPUT, {
       value: this.importDrop.bucket.bucketName,
       description:
         'npm run import -- <file> --stage <name> puts files under incoming/ here (SPEC 9)',

@@ -92,11 +92,23 @@ test('CORS is off by default', () => {
   ).not.toContainEqual(expect.stringMatching(/^OPTIONS /));
 });
 
-test('the stack outputs ApiUrl, UserPoolId, UserPoolClientId, TableName, BucketName and AlarmTopicArn', () => {
+test('the stack outputs ApiUrl, UserPoolId, UserPoolClientId, TableName, BucketName, ImportBucketName, ImportStateMachineArn and AlarmTopicArn', () => {
   const outputs = s.json.Outputs ?? {};
   expect(Object.keys(outputs).sort()).toEqual(
-    ['AlarmTopicArn', 'ApiUrl', 'BucketName', 'TableName', 'UserPoolClientId', 'UserPoolId'].sort(),
+    [
+      'AlarmTopicArn',
+      'ApiUrl',
+      'BucketName',
+      'ImportBucketName',
+      'ImportStateMachineArn',
+      'TableName',
+      'UserPoolClientId',
+      'UserPoolId',
+    ].sort(),
   );
+  expect(outputs.ImportBucketName!.Value).toEqual({
+    Ref: s.logicalId(s.stack.importDrop.bucket),
+  });
   expect(outputs.UserPoolId!.Value).toEqual({ Ref: s.logicalId(s.stack.identity.userPool) });
   expect(outputs.UserPoolClientId!.Value).toEqual({ Ref: s.logicalId(s.stack.identity.client) });
   expect(outputs.TableName!.Value).toEqual({ Ref: s.logicalId(s.stack.data.table) });

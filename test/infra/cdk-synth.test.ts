@@ -71,14 +71,18 @@ test('`npx cdk synth` succeeds offline without AWS credentials and emits the sta
       'AlarmTopicArn',
       'ApiUrl',
       'BucketName',
+      'ImportBucketName',
+      'ImportStateMachineArn',
       'TableName',
       'UserPoolClientId',
       'UserPoolId',
     ]);
+    // The routes' and the import's five steps' bundles (CDK's bucket-notifications handler is
+    // inline code, not an asset).
     const functions = Object.values(template.Resources).filter(
-      (r) => r.Type === 'AWS::Lambda::Function',
+      (r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Code?.S3Key !== undefined,
     );
-    expect(functions).toHaveLength(routes.length);
+    expect(functions).toHaveLength(routes.length + 5);
     for (const fn of functions) {
       const asset = join(outdir, `asset.${fn.Properties.Code!.S3Key.replace(/\.zip$/, '')}`);
       // No source map deployed: `npm run stack-trace` rebuilds it (docs/performance.md).

@@ -95,13 +95,18 @@ test('the access log bucket: public access blocked, TLS-only, encrypted, retaine
   const id = s.logicalId(s.stack.data.accessLogsBucket);
   expectPrivateTlsOnlyEncryptedRetained(id);
   const allows = policyOf(id).filter((st) => st.Effect === 'Allow');
-  expect(allows).toHaveLength(1);
-  expect(allows[0]).toMatchObject({
-    Action: 's3:PutObject',
-    Principal: { Service: 'logging.s3.amazonaws.com' },
-    Condition: {
-      ArnLike: { 'aws:SourceArn': { 'Fn::GetAtt': [s.logicalId(s.stack.data.bucket), 'Arn'] } },
-    },
-  });
+  // The files bucket's, the import drop's and its uploads trail's server access logs.
+  const sources = [
+    s.stack.data.bucket,
+    s.stack.importDrop.bucket,
+    s.stack.importDrop.node.findChild('TrailBucket'),
+  ].map((bucket) => ({ 'Fn::GetAtt': [s.logicalId(bucket), 'Arn'] }));
+  expect(allows).toHaveLength(sources.length);
+  for (const [k, allow] of allows.entries())
+    expect(allow).toMatchObject({
+      Action: 's3:PutObject',
+      Principal: { Service: 'logging.s3.amazonaws.com' },
+      Condition: { ArnLike: { 'aws:SourceArn': sources[k] } },
+    });
   expect(resourcesOf(s.json, 'AWS::S3::Bucket')).toHaveLength(2);
 });

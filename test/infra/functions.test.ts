@@ -11,7 +11,14 @@ import { esbuildOptions } from '../../lib/esbuild-options';
 import { FILE_PREFIXES } from '../../lib/data';
 import { routes } from '../../lib/routes';
 import { PROJECT_ROOT } from '../../lib/project-root';
-import { resourcesOf, synthesize, type CfnResource, type Json, type Synthesized } from './synth';
+import {
+  resourcesOf,
+  resourcesUnder,
+  synthesize,
+  type CfnResource,
+  type Json,
+  type Synthesized,
+} from './synth';
 
 let s: Synthesized;
 beforeAll(() => {
@@ -40,7 +47,7 @@ function statementsOf(roleId: string): Json[] {
 const list = <T>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
 
 test('there is one function per route, on nodejs24.x and arm64', () => {
-  expect(resourcesOf(s.json, 'AWS::Lambda::Function')).toHaveLength(routes.length);
+  expect(resourcesUnder(s.json, 'AWS::Lambda::Function', 'Api')).toHaveLength(routes.length);
   for (const [, , fn] of functionsByRoute()) {
     expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'] });
   }
@@ -151,7 +158,7 @@ test('each function has its own role, assumable by Lambda only, with no managed 
     ([, , fn]) => fn.Properties!.Role['Fn::GetAtt'][0] as string,
   );
   expect(new Set(roleIds).size).toBe(routes.length);
-  expect(resourcesOf(s.json, 'AWS::IAM::Role')).toHaveLength(routes.length);
+  expect(resourcesUnder(s.json, 'AWS::IAM::Role', 'Api')).toHaveLength(routes.length);
   for (const roleId of roleIds) {
     const role = s.json.Resources[roleId]!;
     expect(role.Type).toBe('AWS::IAM::Role');
@@ -267,7 +274,10 @@ test('each function logs to its own log group, and every log group keeps the aud
   expect(new Set(logGroupIds).size).toBe(routes.length);
   for (const id of logGroupIds) expect(s.json.Resources[id]!.Type).toBe('AWS::Logs::LogGroup');
   const logGroups = resourcesOf(s.json, 'AWS::Logs::LogGroup');
-  expect(logGroups).toHaveLength(routes.length + 1); // + API access logs
+  // + the API's access logs; the import drop's: its five steps, its workflow, its uploads trail
+  expect(resourcesUnder(s.json, 'AWS::Logs::LogGroup', 'Api')).toHaveLength(routes.length + 1);
+  expect(resourcesUnder(s.json, 'AWS::Logs::LogGroup', 'Import')).toHaveLength(5 + 2);
+  expect(logGroups).toHaveLength(routes.length + 1 + 5 + 2);
   for (const [, group] of logGroups) {
     expect(group.Properties!.RetentionInDays).toBe(1827);
   }

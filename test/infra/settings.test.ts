@@ -2,7 +2,14 @@
 import { App } from 'aws-cdk-lib';
 import { createApp } from '../../lib/app';
 import { DEFAULT_SETTINGS, settingsFromContext } from '../../lib/settings';
-import { CDK_JSON_CONTEXT, onlyResource, resourcesOf, synthesize, type Synthesized } from './synth';
+import {
+  CDK_JSON_CONTEXT,
+  onlyResource,
+  resourcesOf,
+  resourcesUnder,
+  synthesize,
+  type Synthesized,
+} from './synth';
 
 let s: Synthesized;
 beforeAll(() => {
@@ -29,11 +36,12 @@ test('cdk.json holds the documented defaults: TTL 300 s, UTC, no CORS, SPEC 8 re
     displayTimeZone: 'UTC',
     corsAllowOrigins: [],
     readBudgets: { customers: 60, transactions: 300, windowSeconds: 300 },
+    importConcurrency: 10,
   });
 });
 
 test('context values reach every function environment', () => {
-  const functions = resourcesOf(s.json, 'AWS::Lambda::Function');
+  const functions = resourcesUnder(s.json, 'AWS::Lambda::Function', 'Api');
   expect(functions.length).toBeGreaterThan(0);
   for (const [, fn] of functions) {
     expect(fn.Properties!.Environment.Variables).toMatchObject({
@@ -49,7 +57,7 @@ test('context values reach every function environment', () => {
 test('without read-budget context the functions get the SPEC 8 defaults', () => {
   const defaults = synthesize();
   try {
-    for (const [, fn] of resourcesOf(defaults.json, 'AWS::Lambda::Function')) {
+    for (const [, fn] of resourcesUnder(defaults.json, 'AWS::Lambda::Function', 'Api')) {
       expect(fn.Properties!.Environment.Variables).toMatchObject({
         READ_BUDGET_CUSTOMERS: '60',
         READ_BUDGET_TRANSACTIONS: '300',

@@ -86,6 +86,14 @@ export function resourcesOf(json: CfnTemplate, type: string): [string, CfnResour
   return Object.entries(json.Resources).filter(([, r]) => r.Type === type);
 }
 
+/**
+ * The resources of a type under a construct of the stack (`Api`: the routes' functions, roles and
+ * log groups; `Import`: the import drop's), by the logical id CDK derives from the path.
+ */
+export function resourcesUnder(json: CfnTemplate, type: string, construct: string) {
+  return resourcesOf(json, type).filter(([id]) => id.startsWith(construct));
+}
+
 /** The only resource of a type; fails if there are none or several. */
 export function onlyResource(json: CfnTemplate, type: string): [string, CfnResource] {
   const found = resourcesOf(json, type);
