@@ -276,3 +276,26 @@ test('a step that keeps failing ends the import as failed, with a report that sa
   const events = eventsOf(report.importId);
   expect(events.ended[0]).toMatchObject({ outcome: 'failed' });
 }, 60_000);
+
+test('a report lists the first 1,000 problems in file order and the exact total, however the file is cut', async () => {
+  const lines = Array.from({ length: 1_205 }, (_, i) =>
+    i % 2 === 0 ? '{' : line('transaction', txn(80_000 + i)),
+  );
+  lines.push(line('transaction', txn(80_001))); // line 1206 repeats line 2
+  const one = await drop.drop(file(lines));
+  const many = await drop.drop(file(lines), { partBytes: 5_000, concurrency: 4 });
+  for (const report of [one, many]) {
+    expect(report.outcome).toBe('rejected');
+    expect(report.problemCount).toBe(604);
+  }
+  const bad = file(Array.from({ length: 1_005 }, () => '{'));
+  const capped = await drop.drop(bad, { partBytes: 500 });
+  expect(capped.problemCount).toBe(1_005);
+  expect(capped.problems).toHaveLength(1_000);
+  expect(capped.problems[0]).toBe('line 1: $: is not valid JSON');
+  expect(capped.problems[999]).toBe('line 1000: $: is not valid JSON');
+  expect(many.problems).toEqual(one.problems);
+  expect(one.problems.at(-1)).toBe(
+    'line 1206: transaction.id: transaction 80001 is already on line 2',
+  );
+}, 60_000);
