@@ -1,6 +1,13 @@
 /** The table and the buckets: the only copy of the business's records and files. */
 import { PARTITION_KEY, SORT_KEY } from '../../core/layout';
-import { onlyResource, resourcesOf, synthesize, type Json, type Synthesized } from './synth';
+import {
+  onlyResource,
+  resourcesOf,
+  resourcesUnder,
+  synthesize,
+  type Json,
+  type Synthesized,
+} from './synth';
 
 let s: Synthesized;
 beforeAll(() => {
@@ -108,5 +115,7 @@ test('the access log bucket: public access blocked, TLS-only, encrypted, retaine
       Principal: { Service: 'logging.s3.amazonaws.com' },
       Condition: { ArnLike: { 'aws:SourceArn': sources[k] } },
     });
-  expect(resourcesOf(s.json, 'AWS::S3::Bucket')).toHaveLength(2);
+  expect(resourcesUnder(s.json, 'AWS::S3::Bucket', 'Data')).toHaveLength(2);
+  // + the import drop and its uploads trail (import-drop.test.ts)
+  expect(resourcesOf(s.json, 'AWS::S3::Bucket')).toHaveLength(4);
 });

@@ -201,7 +201,8 @@ describe.each(stages)('alarms, %s', (_name, get) => {
 
   test('every alarm notifies the topic on alarm and on recovery, treats missing data as fine, and says what to look at first', () => {
     const [topicId] = onlyResource(get().json, 'AWS::SNS::Topic');
-    expect(alarms()).toHaveLength(routes.length * 5 + 4); // + read budgets met (audit.test.ts)
+    // + read budgets met (audit.test.ts) + imports failed, timed out, aborted (import-drop.test.ts)
+    expect(alarms()).toHaveLength(routes.length * 5 + 4 + 3);
     for (const alarm of alarms()) {
       expect([
         alarm.AlarmName,

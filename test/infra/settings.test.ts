@@ -93,6 +93,9 @@ test.each([
   [{ readBudgetTransactions: 100_001 }, /readBudgetTransactions/],
   [{ readBudgetWindowSeconds: '3601' }, /readBudgetWindowSeconds/],
   [{ readBudgetWindowSeconds: 'five minutes' }, /readBudgetWindowSeconds/],
+  [{ importConcurrency: '0' }, /importConcurrency/],
+  [{ importConcurrency: '2.5' }, /importConcurrency/],
+  [{ importConcurrency: 1001 }, /importConcurrency must be a whole number from 1 to 1000/],
 ])('synth refuses context %j', (context, message) => {
   expect(() => createApp({ context: { ...CDK_JSON_CONTEXT, ...context } })).toThrow(message);
 });

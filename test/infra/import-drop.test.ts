@@ -1,0 +1,252 @@
+/**
+ * The import drop in the template (SPEC 9, lib/import-drop.ts): the bucket, the rule that starts
+ * an import, the workflow as synthesized (checked by a real ASL validator), who may write records,
+ * the alarm, the saved change queries, and the operator policy docs/operations.md gives.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import aslValidator from 'asl-validator';
+import { IMPORT_QUERIES } from '../../lib/audit';
+import { IMPORT_RETENTION } from '../../lib/import-drop';
+import { PROJECT_ROOT } from '../../lib/project-root';
+import { PREFIX } from '../../import/steps';
+import { resourcesOf, resourcesUnder, synthesize, type Json, type Synthesized } from './synth';
+
+let s: Synthesized;
+let few: Synthesized;
+beforeAll(() => {
+  s = synthesize();
+  few = synthesize({ context: { importConcurrency: '3' } });
+}, 120_000);
+afterAll(() => {
+  s?.cleanup();
+  few?.cleanup();
+});
+
+const list = <T>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
+
+/** Every statement of the policies attached to a role. */
+function statementsOf(json: Json, roleId: string): Json[] {
+  return resourcesOf(json, 'AWS::IAM::Policy')
+    .filter(([, p]) => p.Properties!.Roles.some((r: Json) => r.Ref === roleId))
+    .flatMap(([, p]) => p.Properties!.PolicyDocument.Statement as Json[]);
+}
+
+/** The state machine's definition with its references replaced by placeholders. */
+function definitionOf(json: Json): Json {
+  const [, machine] = resourcesOf(json, 'AWS::StepFunctions::StateMachine')[0]!;
+  const parts = machine.Properties!.DefinitionString['Fn::Join'][1] as Json[];
+  const text = parts
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      const ref = part.Ref ?? part['Fn::GetAtt']?.[0] ?? 'X';
+      if (ref === 'AWS::Partition') return 'aws';
+      if (ref === 'AWS::Region') return 'eu-west-1';
+      if (ref === 'AWS::AccountId') return '123456789012';
+      if (part['Fn::GetAtt']) return `arn:aws:lambda:eu-west-1:123456789012:function:${ref}`;
+      return ref.includes('Topic')
+        ? `arn:aws:sns:eu-west-1:123456789012:${ref}`
+        : ref.toLowerCase();
+    })
+    .join('');
+  return JSON.parse(text);
+}
+
+test('the bucket: private, encrypted, TLS only, versioned, EventBridge on, files kept 30 days', () => {
+  const id = s.logicalId(s.stack.importDrop.bucket);
+  const bucket = s.json.Resources[id]!.Properties!;
+  expect(bucket.PublicAccessBlockConfiguration).toEqual({
+    BlockPublicAcls: true,
+    BlockPublicPolicy: true,
+    IgnorePublicAcls: true,
+    RestrictPublicBuckets: true,
+  });
+  expect(bucket.BucketEncryption.ServerSideEncryptionConfiguration[0]).toMatchObject({
+    ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' },
+  });
+  expect(bucket.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+  // CDK turns EventBridge notifications on through its bucket-notifications custom resource.
+  const [, notifications] = resourcesOf(s.json, 'Custom::S3BucketNotifications').find(
+    ([, r]) => r.Properties!.BucketName.Ref === id,
+  )!;
+  expect(notifications.Properties!.NotificationConfiguration).toEqual({
+    EventBridgeConfiguration: {},
+  });
+  const rules = bucket.LifecycleConfiguration.Rules as Json[];
+  const rule = (prefix: string) => rules.find((r) => r.Prefix === prefix);
+  for (const prefix of [PREFIX.incoming, PREFIX.work])
+    expect(rule(prefix)).toMatchObject({
+      ExpirationInDays: IMPORT_RETENTION.filesDays,
+      NoncurrentVersionExpiration: { NoncurrentDays: IMPORT_RETENTION.noncurrentDays },
+      Status: 'Enabled',
+    });
+  expect(rule(PREFIX.reports)).toMatchObject({ ExpirationInDays: 1827 });
+  const [, policy] = resourcesOf(s.json, 'AWS::S3::BucketPolicy').find(
+    ([, p]) => p.Properties!.Bucket.Ref === id,
+  )!;
+  expect(policy.Properties!.PolicyDocument.Statement).toContainEqual(
+    expect.objectContaining({
+      Effect: 'Deny',
+      Action: 's3:*',
+      Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+    }),
+  );
+});
+
+test('an object created under incoming/ of this bucket, and only there, starts the workflow', () => {
+  const [, rule] = resourcesUnder(s.json, 'AWS::Events::Rule', 'Import')[0]!;
+  const { EventPattern: pattern, Targets: targets } = rule.Properties!;
+  expect(pattern).toEqual({
+    source: ['aws.s3'],
+    'detail-type': ['Object Created'],
+    detail: {
+      bucket: { name: [{ Ref: s.logicalId(s.stack.importDrop.bucket) }] },
+      // One prefix: EventBridge arrays are OR, so a second entry would widen the match.
+      object: { key: [{ prefix: PREFIX.incoming }] },
+    },
+  });
+  expect(targets).toHaveLength(1);
+  expect(targets[0].Arn).toEqual({ Ref: s.logicalId(s.stack.importDrop.stateMachine) });
+  const template = targets[0].InputTransformer.InputTemplate as string;
+  for (const field of [
+    'bucket',
+    'key',
+    'versionId',
+    'size',
+    'requester',
+    'sourceIp',
+    's3RequestId',
+  ])
+    expect(template).toContain(`"${field}":`);
+});
+
+test("the synthesized workflow is valid Amazon States Language with the stage's concurrency and retries", () => {
+  for (const [synth, concurrency] of [
+    [s, 10],
+    [few, 3],
+  ] as const) {
+    const definition = definitionOf(synth.json);
+    const { isValid, errorsText } = aslValidator(definition, { checkArn: true, checkPaths: true });
+    expect([isValid, errorsText()]).toEqual([true, '']);
+    for (const map of ['CheckParts', 'WriteParts']) {
+      const state = definition.States[map];
+      expect(state.MaxConcurrency).toBe(concurrency);
+      expect(state.ItemProcessor.ProcessorConfig.Mode).toBe('DISTRIBUTED');
+      expect(state.ItemReader.Resource).toBe('arn:aws:states:::s3:getObject');
+      expect(state.Catch[0]).toMatchObject({ ErrorEquals: ['States.ALL'], Next: 'ReportFailure' });
+      const inner = Object.values(state.ItemProcessor.States)[0] as Json;
+      expect(inner.Retry.map((r: Json) => r.ErrorEquals).flat()).toEqual(
+        expect.arrayContaining(['Lambda.TooManyRequestsException', 'States.TaskFailed']),
+      );
+    }
+    expect(definition.States.Alert.Resource).toBe('arn:aws:states:::sns:publish');
+  }
+});
+
+test('only the WritePart function may write records; no import function may touch access state', () => {
+  const writers: string[] = [];
+  for (const [roleId] of resourcesOf(s.json, 'AWS::IAM::Role')) {
+    const writes = statementsOf(s.json, roleId).filter(
+      (st) =>
+        st.Effect === 'Allow' &&
+        list<string>(st.Action).some((a) =>
+          /^dynamodb:(PutItem|BatchWriteItem|DeleteItem|UpdateItem|\*)$/.test(a),
+        ),
+    );
+    for (const st of writes) {
+      const keys = st.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'] as string[];
+      if (keys.some((k) => k.startsWith('TXN#') || k.startsWith('CUS#'))) writers.push(roleId);
+      else expect(keys).toEqual(['USER#*']); // the API's functions: access state only
+      expect(st.Condition.Null).toEqual({ 'dynamodb:LeadingKeys': 'false' });
+    }
+  }
+  const writePart = s.stack.importDrop.functions.get('WritePart')!;
+  expect(writers).toEqual([s.logicalId(writePart.role!)]);
+});
+
+test('failed, timed-out and aborted imports alarm on the stage topic; the dashboard counts records written', () => {
+  const alarms = resourcesOf(s.json, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties!);
+  const machineRef = { Ref: s.logicalId(s.stack.importDrop.stateMachine) };
+  for (const metric of ['ExecutionsFailed', 'ExecutionsTimedOut', 'ExecutionsAborted']) {
+    const alarm = alarms.find((a) => {
+      const watched = a.Metrics?.[0]?.MetricStat?.Metric;
+      return (
+        watched?.MetricName === metric &&
+        JSON.stringify(watched.Dimensions) ===
+          JSON.stringify([{ Name: 'StateMachineArn', Value: machineRef }])
+      );
+    });
+    expect(alarm).toBeDefined();
+    expect(alarm!.AlarmActions).toEqual([{ Ref: s.logicalId(s.stack.monitoring.topic) }]);
+    expect(alarm!.AlarmDescription).toMatch(/reports\//);
+  }
+  const filters = resourcesUnder(s.json, 'AWS::Logs::MetricFilter', 'Import');
+  expect(filters.map(([, f]) => f.Properties!.MetricTransformations[0].MetricValue)).toEqual([
+    '$.counts.records',
+  ]);
+});
+
+test('saved queries answer who changed a record, from which import, and who uploaded it', () => {
+  const queries = resourcesOf(s.json, 'AWS::Logs::QueryDefinition').map(([, q]) => q.Properties!);
+  const named = (suffix: string) =>
+    queries.find((q) => q.Name === `${s.stack.stackName}/audit/${suffix}`)!;
+  const importGroups = [...s.stack.importDrop.functions.values()].map((fn) => ({
+    Ref: s.logicalId(fn.logGroup),
+  }));
+  for (const [suffix, text] of Object.entries(IMPORT_QUERIES)) {
+    expect(named(suffix).QueryString).toBe(text);
+    expect(named(suffix).LogGroupNames).toEqual(importGroups);
+  }
+  expect(named('changes-by-customer').QueryString).toContain('kind = "record"');
+  expect(named('uploads').LogGroupNames).toEqual([
+    { Ref: s.logicalId(s.stack.importDrop.uploadsLogGroup) },
+  ]);
+  const [, trail] = resourcesOf(s.json, 'AWS::CloudTrail::Trail')[0]!;
+  expect(trail.Properties!.EventSelectors).toEqual([
+    {
+      DataResources: [
+        {
+          Type: 'AWS::S3::Object',
+          Values: [
+            {
+              'Fn::Join': [
+                '',
+                [{ 'Fn::GetAtt': [s.logicalId(s.stack.importDrop.bucket), 'Arn'] }, '/incoming/'],
+              ],
+            },
+          ],
+        },
+      ],
+      IncludeManagementEvents: false,
+      ReadWriteType: 'WriteOnly',
+    },
+  ]);
+});
+
+test('docs/operations.md gives the operator exactly what `npm run import -- --stage` calls', () => {
+  const docs = readFileSync(join(PROJECT_ROOT, 'docs', 'operations.md'), 'utf8');
+  const block = /\*\*The operator's policy\*\*[\s\S]*?```json\n([\s\S]*?)```/.exec(docs)![1]!;
+  const statements = (JSON.parse(block) as { Statement: Json[] }).Statement;
+  const granted = statements.flatMap((st) =>
+    list<string>(st.Resource).map(
+      (r) => `${st.Action} ${r.replace(/^.*:::IMPORT_BUCKET_NAME/, '')}`,
+    ),
+  );
+  // import/stage-drop.ts: DescribeStacks for the bucket, PutObject into incoming/, GetObject of
+  // the report and the work files, ListObjectsV2 of work/ for the progress line.
+  expect(granted.sort()).toEqual(
+    [
+      'cloudformation:DescribeStacks arn:aws:cloudformation:REGION:ACCOUNT:stack/STACK_NAME/*',
+      `s3:PutObject /${PREFIX.incoming}*`,
+      `s3:GetObject /${PREFIX.reports}*`,
+      `s3:GetObject /${PREFIX.work}*`,
+      's3:ListBucket ',
+    ].sort(),
+  );
+  expect(statements.find((st) => st.Action === 's3:ListBucket').Condition).toEqual({
+    StringLike: { 's3:prefix': `${PREFIX.work}*` },
+  });
+  const source = readFileSync(join(PROJECT_ROOT, 'import', 'stage-drop.ts'), 'utf8');
+  const calls = [...source.matchAll(/new (\w+)Command\(/g)].map((m) => m[1]).sort();
+  expect([...new Set(calls)]).toEqual(['DescribeStacks', 'ListObjectsV2']);
+});
