@@ -5,7 +5,6 @@ import { DEFAULT_SETTINGS, settingsFromContext } from '../../lib/settings';
 import {
   CDK_JSON_CONTEXT,
   onlyResource,
-  resourcesOf,
   resourcesUnder,
   synthesize,
   type Synthesized,
