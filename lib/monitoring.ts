@@ -271,7 +271,7 @@ export class Monitoring extends Construct {
 
     // DynamoDB system errors: the table's own alarm, not monitorDynamoTable's, which adds nine
     // per-operation SystemErrors series with a bare `+`. DynamoDB publishes an operation's series
-    // only once it has had an error, and this stack performs three of the nine: each term is
+    // only once it has had an error, and this stack performs four of the nine: each term is
     // FILLed with 0, so that errors of any one operation alone make a datapoint to alarm on.
     const systemErrors = new MathExpression({
       expression: TABLE_OPERATIONS.map((op) => `FILL(systemError${op},0)`).join('+'),
