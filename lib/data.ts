@@ -4,6 +4,19 @@ import { Construct } from 'constructs';
 import { removalPolicyFor } from './stage';
 import { PARTITION_KEY, SORT_KEY } from '../core/layout';
 
+/**
+ * Every bucket of the stack: no public access, SSE-S3 (S3 server access logging can deliver only
+ * to such buckets, and presigned GETs then need no kms:Decrypt), TLS 1.2 only, objects owned by
+ * the bucket owner.
+ */
+export const PRIVATE_BUCKET = {
+  blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+  encryption: BucketEncryption.S3_MANAGED,
+  enforceSSL: true,
+  minimumTLSVersion: 1.2,
+  objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+} as const;
+
 /** The readable key prefixes: one list, which the import also holds file keys to. */
 export { FILE_PREFIXES } from '../core/file-keys';
 
@@ -51,22 +64,12 @@ export class Data extends Construct {
     });
 
     this.accessLogsBucket = new Bucket(this, 'AccessLogsBucket', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      // S3 server access logging can only deliver to SSE-S3 encrypted buckets.
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      minimumTLSVersion: 1.2,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      ...PRIVATE_BUCKET,
       removalPolicy,
       autoDeleteObjects,
     });
     this.bucket = new Bucket(this, 'FilesBucket', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      // SSE-S3: presigned GETs then need no kms:Decrypt on the functions' roles.
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      minimumTLSVersion: 1.2,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      ...PRIVATE_BUCKET,
       versioned: true,
       removalPolicy,
       autoDeleteObjects,

@@ -13,13 +13,7 @@ import { SfnStateMachine } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { FilterPattern, LogGroup, MetricFilter, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import {
-  BlockPublicAccess,
-  Bucket,
-  BucketEncryption,
-  ObjectOwnership,
-  type IBucket,
-} from 'aws-cdk-lib/aws-s3';
+import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import {
   DefinitionBody,
@@ -33,6 +27,7 @@ import { ENTITIES } from '../core/entities';
 import { IMPORT_AUDIT_MESSAGE } from '../import/audit';
 import { PREFIX } from '../import/steps';
 import { ApiFunction } from './api-function';
+import { PRIVATE_BUCKET } from './data';
 import { importWorkflowDefinition, type ImportWorkflowResources } from './import-workflow';
 import { THRESHOLDS } from './monitoring';
 
@@ -88,12 +83,8 @@ export class ImportDrop extends Construct {
   constructor(scope: Construct, id: string, props: ImportDropProps) {
     super(scope, id);
     this.bucket = new Bucket(this, 'Bucket', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       // SSE-S3: the operators and the functions need no KMS grants; S3 encrypts every object.
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      minimumTLSVersion: 1.2,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      ...PRIVATE_BUCKET,
       // An import is of one object version: a re-upload under the same key is a new import.
       versioned: true,
       eventBridgeEnabled: true,
@@ -254,11 +245,7 @@ export class ImportDrop extends Construct {
       removalPolicy: props.removalPolicy,
     });
     const trailBucket = new Bucket(this, 'TrailBucket', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      minimumTLSVersion: 1.2,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      ...PRIVATE_BUCKET,
       removalPolicy: props.removalPolicy,
       autoDeleteObjects: props.autoDeleteObjects,
       serverAccessLogsBucket: props.accessLogsBucket,
