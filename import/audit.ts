@@ -52,7 +52,12 @@ export interface RecordChangedEvent extends Base {
 
 export type ImportAuditEvent = ImportStartedEvent | ImportEndedEvent | RecordChangedEvent;
 
-export type ImportAuditSink = (event: ImportAuditEvent) => void;
+/** Takes several events at once: a written group's events go out in one write, not one each. */
+export type ImportAuditSink = (...events: ImportAuditEvent[]) => void;
+
+/** Events as the log holds them: one JSON line each. */
+export const auditLines = (events: ImportAuditEvent[]): string =>
+  events.map((event) => `${JSON.stringify(event)}\n`).join('');
 
 /** Distributes Omit over the union, so each kind keeps its own fields. */
 type Fields<E> = E extends ImportAuditEvent ? Omit<E, keyof Base> : never;
@@ -69,9 +74,9 @@ export const importAuditEvent = (
     ...fields,
   }) as ImportAuditEvent;
 
-/** Deployed: one JSON line on stdout, which Lambda puts in the function's log group. */
-export const stdoutImportAudit: ImportAuditSink = (event) => {
-  process.stdout.write(`${JSON.stringify(event)}\n`);
+/** Deployed: JSON lines on stdout, which Lambda puts in the function's log group, one a line. */
+export const stdoutImportAudit: ImportAuditSink = (...events) => {
+  process.stdout.write(auditLines(events));
 };
 
 export const isImportAuditEvent = (event: { message?: unknown }): event is ImportAuditEvent =>

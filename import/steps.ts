@@ -65,7 +65,7 @@ export interface StepDeps {
   displayTimeZone: string;
   audit: ImportAuditSink;
   partBytes?: number;
-  /** Groups a part writes at once. */
+  /** Groups a part writes at once; default the direct import's (import/importer.ts). */
   writeConcurrency?: number;
 }
 
@@ -259,10 +259,10 @@ export async function writePart(deps: StepDeps, input: PartInput): Promise<PartC
   const summary = await writeRecords(lines, parserOf(deps), {
     client: deps.client,
     tableName: deps.tableName,
-    concurrency: deps.writeConcurrency ?? 4,
-    onWritten: (group) => {
-      for (const { write } of group)
-        deps.audit(
+    concurrency: deps.writeConcurrency,
+    onWritten: (group) =>
+      deps.audit(
+        ...group.map(({ write }) =>
           importAuditEvent(importId, {
             kind: 'record',
             entity: write.entity.name,
@@ -270,8 +270,8 @@ export async function writePart(deps: StepDeps, input: PartInput): Promise<PartC
             action: write.kind,
             line: write.lineNo,
           }),
-        );
-    },
+        ),
+      ),
   });
   const counts = { index: part.index, ...summary };
   await writeJson(deps.s3, input.bucket, key, counts);
@@ -308,6 +308,7 @@ function failure(error: ReportInput['error']): string {
 }
 
 export interface ReportResult {
+  importId: string;
   outcome: Outcome;
   reportKey: string;
 }
@@ -361,5 +362,5 @@ export async function report(deps: StepDeps, input: ReportInput): Promise<Report
       ...uploader(input.input ?? {}),
     }),
   );
-  return { outcome, reportKey: reportKey(importId) };
+  return { importId, outcome, reportKey: reportKey(importId) };
 }

@@ -92,8 +92,9 @@ export const IMPORT_QUERIES: Record<
 
 /** Who put a file under incoming/ (CloudTrail data events: the IAM principal), by object key. */
 export const UPLOADS_QUERY = [
-  'fields @timestamp, userIdentity.arn, userIdentity.principalId, sourceIPAddress, requestParameters.key, responseElements.x-amz-version-id, requestID',
-  '| filter eventName = "PutObject" or eventName = "CompleteMultipartUpload"',
+  // A field name with a hyphen is written in backticks in Logs Insights.
+  'fields @timestamp, userIdentity.arn, userIdentity.principalId, sourceIPAddress, requestParameters.key, `responseElements.x-amz-version-id` as versionId, requestID',
+  '| filter eventName in ["PutObject", "CompleteMultipartUpload", "CopyObject"]',
   '| sort @timestamp desc',
   '| limit 1000',
 ].join('\n');

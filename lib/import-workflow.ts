@@ -1,7 +1,10 @@
 /**
- * PROVISIONAL (RUNTIME helper, until INFRA's lib/import-workflow.ts lands; theirs replaces this
- * file whole): the import's workflow in Amazon States Language, as IMPORT-CONTRACT.md fixes it.
- * One definition for the stage (CDK, ARNs as tokens) and the local runner (local ARNs).
+ * The import's workflow in Amazon States Language (SPEC 9): Plan (the file's parts, in a manifest),
+ * CheckParts (a Distributed Map over the manifest: the first pass), Verify (the parts' findings
+ * merged, duplicates across parts included), WriteParts (the second pass, only for a valid file),
+ * Report (`reports/<import id>.json`), and on any other outcome an alert on the alarm topic.
+ * One definition for the stage (lib/import-drop.ts, ARNs as tokens) and the local runner
+ * (local/import-runner.ts, local ARNs); test/unit/import-workflow.test.ts runs its control flow.
  */
 export interface ImportWorkflowResources {
   planFunctionArn: string;
@@ -13,6 +16,13 @@ export interface ImportWorkflowResources {
   alarmTopicArn: string;
   concurrency: number;
 }
+
+/**
+ * A whole import's limit: the 18-million-record backfill takes about 2 hours at the default
+ * concurrency (docs/performance.md), so 12 hours only stops one that hangs, and the stage's
+ * timed-out alarm (lib/import-drop.ts) says so; a timed-out import writes no report.
+ */
+export const IMPORT_TIMEOUT_SECONDS = 12 * 60 * 60;
 
 const retry = [
   {
@@ -78,6 +88,7 @@ const reportParameters = (outcome: string | null) => ({
 export function importWorkflowDefinition(r: ImportWorkflowResources): Record<string, unknown> {
   return {
     Comment: 'Import of one file version from the import drop (SPEC 9)',
+    TimeoutSeconds: IMPORT_TIMEOUT_SECONDS,
     StartAt: 'Plan',
     States: {
       Plan: task(r.planFunctionArn, {
@@ -135,7 +146,7 @@ export function importWorkflowDefinition(r: ImportWorkflowResources): Record<str
         Parameters: {
           TopicArn: r.alarmTopicArn,
           'Message.$':
-            "States.Format('Import {} ended {}: see {}', $.report.reportKey, $.report.outcome, $.report.reportKey)",
+            "States.Format('Import {} ended {}: see {} in the import bucket', $.report.importId, $.report.outcome, $.report.reportKey)",
         },
         ResultPath: null,
         Next: 'Failed',

@@ -18,7 +18,7 @@ import { createHandler as planHandler } from '../functions/import-plan';
 import { createHandler as reportHandler } from '../functions/import-report';
 import { createHandler as verifyHandler } from '../functions/import-verify';
 import { createHandler as writePartHandler } from '../functions/import-write-part';
-import type { ImportAuditSink } from '../import/audit';
+import { auditLines, type ImportAuditSink } from '../import/audit';
 import { createDocumentClient } from '../import/document-client';
 import { incomingKey, putIntoDrop, type Progress } from '../import/drop';
 import type { Part } from '../import/parts';
@@ -143,10 +143,10 @@ export interface LocalDropOptions {
 
 /** The steps' dependencies pointed at the local stack (its clients made once per drop). */
 export function localStepDeps(target: LocalDropTarget, partBytes?: number): StepDeps {
-  // One event a line, appended (as the gateway's); opened per event, so a file moved or removed
+  // One event a line, appended (as the gateway's); opened per write, so a file moved or removed
   // (a test's, a cleared .local/) is never written through a stale descriptor.
-  const audit: ImportAuditSink = (event) =>
-    appendFileSync(target.auditFile, `${JSON.stringify(event)}\n`);
+  const audit: ImportAuditSink = (...events) =>
+    appendFileSync(target.auditFile, auditLines(events));
   return {
     s3: s3Client(target.s3Endpoint),
     client: createDocumentClient({
