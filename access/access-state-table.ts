@@ -1,9 +1,8 @@
 /**
  * The table side of ending access (SPEC 8): one attribute of the user's access-state item
- * (core/access-state.ts) set to the first whole second after now. Tokens carry `iat` in whole
- * seconds, so every token issued before the command has iat < t and is refused by the functions;
- * the command returns only once the clock has reached t, so every token issued after it returns
- * has iat >= t and is accepted.
+ * (core/access-state.ts) set to an epoch second taken from Cognito's clock (access/server-clock.ts).
+ * The functions refuse a token whose `iat` is below it. The write never moves the instant back:
+ * a re-run, or two operators at once, leave the later of the two.
  */
 import { UpdateItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { accessStateWireKey } from '../core/access-state';
@@ -11,32 +10,36 @@ import { accessStateWireKey } from '../core/access-state';
 export interface NotBeforeWrite {
   /** The attribute written, e.g. `nbf` or `nbf:customer-readers`. */
   readonly attribute: string;
-  /** Epoch seconds written. */
+  /** Epoch seconds now stored (the later one, when the item already held a later one). */
   readonly notBefore: number;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function writeNotBefore(options: {
   client: DynamoDBClient;
   tableName: string;
   sub: string;
   attribute: string;
-  /** Tests: a clock. */
-  now?: () => number;
+  /** Epoch seconds, from Cognito's clock. */
+  notBefore: number;
 }): Promise<NotBeforeWrite> {
-  const now = options.now ?? Date.now;
-  const notBefore = Math.floor(now() / 1000) + 1;
-  await options.client.send(
-    new UpdateItemCommand({
-      TableName: options.tableName,
-      Key: accessStateWireKey(options.sub),
-      UpdateExpression: 'SET #a = :t',
-      ExpressionAttributeNames: { '#a': options.attribute },
-      ExpressionAttributeValues: { ':t': { N: String(notBefore) } },
-    }),
-  );
-  const wait = notBefore * 1000 - now();
-  if (wait > 0) await sleep(wait);
-  return { attribute: options.attribute, notBefore };
+  const { attribute, notBefore } = options;
+  try {
+    await options.client.send(
+      new UpdateItemCommand({
+        TableName: options.tableName,
+        Key: accessStateWireKey(options.sub),
+        UpdateExpression: 'SET #a = :t',
+        ConditionExpression: 'attribute_not_exists(#a) OR #a < :t',
+        ExpressionAttributeNames: { '#a': attribute },
+        ExpressionAttributeValues: { ':t': { N: String(notBefore) } },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { attribute, notBefore };
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    // Already at or past it: what stands voids at least as much.
+    const stored = (error as { Item?: Record<string, { N?: string }> }).Item?.[attribute]?.N;
+    return { attribute, notBefore: stored === undefined ? notBefore : Number(stored) };
+  }
 }

@@ -1,6 +1,8 @@
 /** The Cognito side of ending access (SPEC 8), one call each, named as the runbook names them. */
 import {
+  AdminAddUserToGroupCommand,
   AdminDisableUserCommand,
+  AdminEnableUserCommand,
   AdminListGroupsForUserCommand,
   AdminRemoveUserFromGroupCommand,
   AdminUserGlobalSignOutCommand,
@@ -24,6 +26,20 @@ export async function globalSignOut({ client, userPoolId }: Pool, username: stri
 /** The user can no longer sign in (or refresh) until an administrator enables them again. */
 export async function disableUser({ client, userPoolId }: Pool, username: string): Promise<void> {
   await client.send(new AdminDisableUserCommand({ UserPoolId: userPoolId, Username: username }));
+}
+
+/** The user can sign in again (undoes disableUser). */
+export async function enableUser({ client, userPoolId }: Pool, username: string): Promise<void> {
+  await client.send(new AdminEnableUserCommand({ UserPoolId: userPoolId, Username: username }));
+}
+
+/**
+ * Cognito's answer to some admin calls about a disabled user (AdminUserGlobalSignOut among them):
+ * NotAuthorizedException "User is disabled."
+ */
+export function isUserDisabledRefusal(error: unknown): boolean {
+  const e = error as { name?: string; message?: string };
+  return e.name === 'NotAuthorizedException' && /user is disabled/i.test(e.message ?? '');
 }
 
 /** Whether the pool has this group (ListGroups: cognito-local answers GetGroup of none with a 500). */
@@ -72,6 +88,21 @@ export async function removeFromGroup(
 ): Promise<void> {
   await client.send(
     new AdminRemoveUserFromGroupCommand({
+      UserPoolId: userPoolId,
+      Username: username,
+      GroupName: group,
+    }),
+  );
+}
+
+/** Tokens issued from now on (sign-in or refresh) carry the group again. */
+export async function addToGroup(
+  { client, userPoolId }: Pool,
+  username: string,
+  group: string,
+): Promise<void> {
+  await client.send(
+    new AdminAddUserToGroupCommand({
       UserPoolId: userPoolId,
       Username: username,
       GroupName: group,

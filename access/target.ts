@@ -5,11 +5,14 @@
  */
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { attachServerClock, type ServerClock } from './server-clock';
 import { incompleteState, localDataDir, readLocalState } from '../local/state';
 
 export interface AccessTarget {
   readonly cognito: CognitoIdentityProviderClient;
   readonly userPoolId: string;
+  /** Cognito's clock, read from its answers: the clock that stamps a token's iat. */
+  readonly cognitoClock: ServerClock;
   readonly dynamoDb: DynamoDBClient;
   readonly tableName: string;
   /** For the operator: which stack this is, e.g. "user pool eu-west-1_abc, table t". */
@@ -37,6 +40,7 @@ function make(
   return {
     cognito,
     userPoolId,
+    cognitoClock: attachServerClock(cognito),
     dynamoDb,
     tableName,
     where,

@@ -1,91 +1,234 @@
 /**
- * The verbs of `npm run access` (SPEC 8). Each resolves the user before changing anything, then
- * acts in Cognito first and writes the access state last, so that no token can be issued after
- * the not-before time with the access the verb takes away. Each returns what it did, for the
- * operator, never a token.
+ * The verbs of `npm run access` (SPEC 8). Each resolves the user (and group) before changing
+ * anything, then runs its steps in order, each one safe to repeat, so that a re-run after a
+ * failure completes what the first run began. Each returns what it did, for the operator, never
+ * a token.
+ *
+ * Order of the verbs that end access, and why:
+ * 1. Table first: the not-before instant (`nbf`, or `nbf:<group>`) past every token already
+ *    issued. This is the step that stops old tokens from reading, and it needs nothing from
+ *    Cognito but the time, so it cannot be blocked by a Cognito refusal.
+ * 2. Cognito: what stops new tokens. offboard signs the user out everywhere *before* disabling
+ *    them, because Cognito refuses AdminUserGlobalSignOut for a disabled user ("User is
+ *    disabled"): the other order would leave their refresh tokens alive for the day they are
+ *    enabled again. On a user already disabled the refusal is taken as it is (a disabled user
+ *    cannot refresh, and `enable` signs them out everywhere before anything else can).
+ * 3. Table again: the instant moved past the Cognito calls, so that a token issued while they
+ *    ran (a refresh before the sign-out, a sign-in before the disable, a refresh before the group
+ *    is removed) is void too. The command then returns once Cognito's clock has reached it, so a
+ *    token issued after it returns is not caught by it.
+ *
+ * The undoing verbs (enable, add-group) change Cognito only: the instants stay, so tokens that
+ * were voided stay void, and a new sign-in gets the access back.
  */
 import { groupNotBefore, NOT_BEFORE } from '../core/access-state';
-import { writeNotBefore, type NotBeforeWrite } from './access-state-table';
+import { writeNotBefore } from './access-state-table';
 import {
+  addToGroup,
   disableUser,
+  enableUser,
   globalSignOut,
   groupExists,
   isMember,
+  isUserDisabledRefusal,
   removeFromGroup,
 } from './cognito-actions';
-import { resolveUser, UnknownUserError } from './resolve-user';
+import { resolveUser, UnknownUserError, type StaffUser } from './resolve-user';
 import type { AccessTarget } from './target';
 
-export const VERBS = ['revoke', 'offboard', 'remove-group'] as const;
+export const VERBS = ['revoke', 'offboard', 'remove-group', 'enable', 'add-group'] as const;
 export type Verb = (typeof VERBS)[number];
+/** The verbs that take a group after the user. */
+export const GROUP_VERBS: readonly Verb[] = ['remove-group', 'add-group'];
 
 export interface VerbRequest {
   readonly verb: Verb;
   readonly user: string;
-  /** remove-group only. */
+  /** remove-group and add-group only. */
   readonly group?: string;
 }
 
-function voided(target: AccessTarget, sub: string, write: NotBeforeWrite, what: string): string {
-  return (
-    `${what} issued before ${new Date(write.notBefore * 1000).toISOString()} are refused from ` +
-    `the next request (${write.attribute}=${write.notBefore} on USER#${sub} ACCESS in ${target.tableName})`
-  );
+/** One step of a verb: what it is about to do ('' for a closing note), and what it did. */
+interface Step {
+  readonly todo: string;
+  run(): Promise<string>;
 }
+
+/** A verb stopped by a failed step: what was done, what failed, what was not done. */
+export class VerbIncompleteError extends Error {
+  override readonly name = 'VerbIncompleteError';
+  constructor(
+    readonly done: readonly string[],
+    readonly failed: string,
+    readonly notDone: readonly string[],
+    readonly error: unknown,
+  ) {
+    const e = error as Error;
+    super(`${failed} failed: ${e.name}: ${e.message}`);
+  }
+}
+
+const SIGNED_OUT =
+  'Cognito: signed out everywhere, every refresh token revoked (AdminUserGlobalSignOut)';
 
 export async function runVerb(target: AccessTarget, request: VerbRequest): Promise<string[]> {
   const pool = { client: target.cognito, userPoolId: target.userPoolId };
   const user = await resolveUser(target.cognito, target.userPoolId, request.user);
-  const who = `user ${user.username} (sub ${user.sub})`;
-  const nbf = (attribute: string) =>
-    writeNotBefore({
-      client: target.dynamoDb,
-      tableName: target.tableName,
-      sub: user.sub,
-      attribute,
-    });
-  const lines = [`${request.verb}: ${who} in ${target.where}`];
+  const group = request.group;
+  if (group !== undefined && !(await groupExists(pool, group))) {
+    throw new UnknownUserError(`No group ${group} in user pool ${target.userPoolId}`);
+  }
+  const header = `${request.verb}: user ${user.username} (sub ${user.sub}) in ${target.where}`;
+  const steps = stepsOf(target, request.verb, user, group);
+  const done = [header];
+  for (const [i, step] of steps.entries()) {
+    try {
+      done.push(await step.run());
+    } catch (error) {
+      throw new VerbIncompleteError(
+        done,
+        step.todo,
+        steps
+          .slice(i + 1)
+          .map((s) => s.todo)
+          .filter(Boolean),
+        error,
+      );
+    }
+  }
+  return done;
+}
 
-  switch (request.verb) {
-    case 'revoke': {
+function stepsOf(target: AccessTarget, verb: Verb, user: StaffUser, group?: string): Step[] {
+  const pool = { client: target.cognito, userPoolId: target.userPoolId };
+  const clock = target.cognitoClock;
+
+  /** The instant past Cognito's latest answer, written; `last` also waits for it. */
+  const notBefore = (attribute: string, what: string, last: boolean): Step => ({
+    todo: last
+      ? `Table: ${attribute} moved past the Cognito calls`
+      : `Table: ${attribute} set to void ${what.toLowerCase()} issued before now`,
+    async run() {
+      const wanted = clock.lastSecond() + 1;
+      const write = await writeNotBefore({
+        client: target.dynamoDb,
+        tableName: target.tableName,
+        sub: user.sub,
+        attribute,
+        notBefore: wanted,
+      });
+      if (last) await clock.waitUntil(wanted);
+      return (
+        `Table: ${what} issued before ${new Date(write.notBefore * 1000).toISOString()} ` +
+        `(Cognito's clock) are refused from the next request ` +
+        `(${write.attribute}=${write.notBefore} on USER#${user.sub} ACCESS in ${target.tableName})`
+      );
+    },
+  });
+  const signOut: Step = {
+    todo: 'Cognito: sign out everywhere (AdminUserGlobalSignOut)',
+    async run() {
       await globalSignOut(pool, user.username);
-      lines.push(
-        'Cognito: signed out everywhere, every refresh token revoked (AdminUserGlobalSignOut)',
-      );
-      lines.push(voided(target, user.sub, await nbf(NOT_BEFORE), 'Tokens'));
-      lines.push('They may sign in again.');
-      return lines;
-    }
-    case 'offboard': {
-      await disableUser(pool, user.username);
-      lines.push(
-        user.enabled
-          ? 'Cognito: user disabled, no sign-in (AdminDisableUser)'
-          : 'Cognito: user was already disabled (AdminDisableUser)',
-      );
-      await globalSignOut(pool, user.username);
-      lines.push(
-        'Cognito: signed out everywhere, every refresh token revoked (AdminUserGlobalSignOut)',
-      );
-      lines.push(voided(target, user.sub, await nbf(NOT_BEFORE), 'Tokens'));
-      return lines;
-    }
+      return SIGNED_OUT;
+    },
+  };
+
+  switch (verb) {
+    case 'revoke':
+      return [
+        notBefore(NOT_BEFORE, 'Tokens', false),
+        signOut,
+        notBefore(NOT_BEFORE, 'Tokens', true),
+        { todo: '', run: async () => 'They may sign in again.' },
+      ];
+    case 'offboard':
+      return [
+        notBefore(NOT_BEFORE, 'Tokens', false),
+        {
+          todo: signOut.todo,
+          async run() {
+            try {
+              return await signOut.run();
+            } catch (error) {
+              if (!isUserDisabledRefusal(error)) throw error;
+              return (
+                'Cognito: global sign-out refused, the user is already disabled ' +
+                '(AdminUserGlobalSignOut); a disabled user cannot refresh, and `enable` signs ' +
+                'them out everywhere'
+              );
+            }
+          },
+        },
+        {
+          todo: 'Cognito: disable the user (AdminDisableUser)',
+          async run() {
+            await disableUser(pool, user.username);
+            return user.enabled
+              ? 'Cognito: user disabled, no sign-in (AdminDisableUser)'
+              : 'Cognito: user was already disabled (AdminDisableUser)';
+          },
+        },
+        notBefore(NOT_BEFORE, 'Tokens', true),
+      ];
     case 'remove-group': {
-      const group = request.group!;
-      if (!(await groupExists(pool, group))) {
-        throw new UnknownUserError(`No group ${group} in user pool ${target.userPoolId}`);
-      }
-      if (await isMember(pool, user.username, group)) {
-        await removeFromGroup(pool, user.username, group);
-        lines.push(`Cognito: removed from ${group} (AdminRemoveUserFromGroup)`);
-      } else {
-        lines.push(`Cognito: was not in ${group}; tokens that still claim it are voided below`);
-      }
-      lines.push(
-        voided(target, user.sub, await nbf(groupNotBefore(group)), `Tokens claiming ${group}`),
-      );
-      lines.push('Their other access and refresh tokens are unchanged.');
-      return lines;
+      const g = group!;
+      return [
+        notBefore(groupNotBefore(g), `Tokens claiming ${g}`, false),
+        {
+          todo: `Cognito: remove from ${g} (AdminRemoveUserFromGroup)`,
+          async run() {
+            if (!(await isMember(pool, user.username, g)))
+              return `Cognito: was not in ${g}; tokens that still claim it are voided`;
+            await removeFromGroup(pool, user.username, g);
+            return `Cognito: removed from ${g} (AdminRemoveUserFromGroup)`;
+          },
+        },
+        notBefore(groupNotBefore(g), `Tokens claiming ${g}`, true),
+        { todo: '', run: async () => 'Their other access and refresh tokens are unchanged.' },
+      ];
+    }
+    case 'enable':
+      return [
+        {
+          todo: 'Cognito: enable the user (AdminEnableUser)',
+          async run() {
+            await enableUser(pool, user.username);
+            return user.enabled
+              ? 'Cognito: user was already enabled (AdminEnableUser)'
+              : 'Cognito: user enabled, they may sign in (AdminEnableUser)';
+          },
+        },
+        {
+          todo: signOut.todo,
+          async run() {
+            await globalSignOut(pool, user.username);
+            return `${SIGNED_OUT}: no session from before comes back, they sign in again`;
+          },
+        },
+        {
+          todo: '',
+          run: async () =>
+            `Table: unchanged; tokens voided by an earlier revoke or offboard stay void (${NOT_BEFORE}).`,
+        },
+      ];
+    case 'add-group': {
+      const g = group!;
+      return [
+        {
+          todo: `Cognito: add to ${g} (AdminAddUserToGroup)`,
+          async run() {
+            if (await isMember(pool, user.username, g)) return `Cognito: already in ${g}`;
+            await addToGroup(pool, user.username, g);
+            return `Cognito: added to ${g} (AdminAddUserToGroup)`;
+          },
+        },
+        {
+          todo: '',
+          run: async () =>
+            `Tokens issued from now on (sign-in or refresh) carry ${g}; tokens voided for it ` +
+            `stay void (${groupNotBefore(g)} unchanged in the table).`,
+        },
+      ];
     }
   }
 }

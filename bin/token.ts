@@ -48,6 +48,13 @@ try {
       `the local stack is not running (no answer from ${endpoint}): start it with \`npm start\``,
     );
   }
+  // Cognito says "User is disabled." for a user `npm run access -- offboard` disabled.
+  if (e.name === 'NotAuthorizedException' && /disabled/i.test(e.message)) {
+    fail(
+      `user ${JSON.stringify(username)} is disabled (offboarded); enable them with ` +
+        `\`npm run access -- enable ${username}\` (or restart \`npm start\`, which restores the demo users)`,
+    );
+  }
   if (
     ['NotAuthorizedException', 'UserNotFoundException', 'InvalidPasswordException'].includes(e.name)
   ) {

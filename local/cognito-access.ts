@@ -1,7 +1,9 @@
 /**
  * What the local Cognito needs for `npm run access` (SPEC 8) and cognito-local 5.3.0 lacks:
  * - AdminUserGlobalSignOut: revokes every refresh token of the user, as Cognito does (5.3.0 has no
- *   such target and answers it with a 500).
+ *   such target and answers it with a 500), and, as Cognito does, refuses a disabled user with
+ *   NotAuthorizedException "User is disabled." (so that `npm run access` meets that refusal
+ *   here as it does in AWS, access/verbs.ts).
  * - A disabled user cannot sign in or refresh: cognito-local's InitiateAuth ignores `Enabled`,
  *   Cognito answers NotAuthorizedException "User is disabled.".
  * Both wrap cognito-local's own router and user store, so everything else stays its behaviour.
@@ -67,6 +69,7 @@ export function withAccessControl(
         const pool = await cognito.getUserPool(ctx, String(req.UserPoolId));
         const user = await pool.getUserByUsername(ctx, String(req.Username));
         if (!user) throw new errors.UserNotFoundError('User does not exist.');
+        if (user.Enabled === false) throw new errors.NotAuthorizedError('User is disabled.');
         await pool.saveUser(ctx, { ...user, RefreshTokens: [] });
         return {};
       };

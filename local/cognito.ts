@@ -1,7 +1,7 @@
 /**
  * A local Cognito user pool: cognito-local run in-process (its own server and services, wired up
  * here so that its data lives under our data directory and it binds 127.0.0.1), provisioned with
- * the demo pool, app client, group and users on first start.
+ * the demo pool, app client and group on first start, and the demo users restored at every start.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -10,8 +10,10 @@ import { join, resolve } from 'node:path';
 import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
+  AdminEnableUserCommand,
   AdminGetUserCommand,
   AdminListGroupsForUserCommand,
+  AdminRemoveUserFromGroupCommand,
   AdminSetUserPasswordCommand,
   CognitoIdentityProviderClient,
   CreateGroupCommand,
@@ -268,7 +270,7 @@ async function existingIds(
   }
 }
 
-/** Creates the demo pool and app client once, then makes sure the group and users exist. */
+/** Creates the demo pool and app client once, then the group, and restores the demo users. */
 async function provision(client: CognitoIdentityProviderClient, dataDir: string): Promise<PoolIds> {
   const file = join(dataDir, IDS_FILE);
   let ids = await existingIds(client, file);
@@ -311,31 +313,51 @@ async function provision(client: CognitoIdentityProviderClient, dataDir: string)
       }),
     );
   }
-  for (const user of DEMO_USERS) {
-    try {
-      await client.send(
-        new AdminGetUserCommand({ UserPoolId: userPoolId, Username: user.username }),
-      );
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-      await createUser(client, userPoolId, user.username);
-    }
-    const memberOf = await client.send(
-      new AdminListGroupsForUserCommand({ UserPoolId: userPoolId, Username: user.username }),
-    );
-    for (const group of user.groups) {
-      if (!memberOf.Groups?.some((g) => g.GroupName === group)) {
-        await client.send(
-          new AdminAddUserToGroupCommand({
-            UserPoolId: userPoolId,
-            Username: user.username,
-            GroupName: group,
-          }),
-        );
-      }
-    }
-  }
+  for (const user of DEMO_USERS) await restoreDemoUser(client, userPoolId, user);
   return ids;
+}
+
+/**
+ * A demo user as DEMO_USERS describes them, at every start: created if missing, enabled, in
+ * exactly their groups. `npm run access` may have offboarded them or changed their groups; a
+ * restart undoes that, so that the commands the README and the start banner show always work.
+ * The table's not-before instants stay: tokens voided stay void, new sign-ins work. Users made
+ * by hand are left as they are.
+ */
+async function restoreDemoUser(
+  client: CognitoIdentityProviderClient,
+  userPoolId: string,
+  user: (typeof DEMO_USERS)[number],
+): Promise<void> {
+  const get = () =>
+    client.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: user.username }));
+  let got;
+  try {
+    got = await get();
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    await createUser(client, userPoolId, user.username);
+    got = await get();
+  }
+  // The pool's own username (a uuid; the e-mail is an alias): cognito-local's
+  // AdminListGroupsForUser finds no groups by the alias.
+  const Username = got.Username ?? user.username;
+  if (got.Enabled === false)
+    await client.send(new AdminEnableUserCommand({ UserPoolId: userPoolId, Username }));
+  const memberOf = await client.send(
+    new AdminListGroupsForUserCommand({ UserPoolId: userPoolId, Username }),
+  );
+  const current = (memberOf.Groups ?? []).flatMap((g) => (g.GroupName ? [g.GroupName] : []));
+  for (const GroupName of user.groups.filter((g) => !current.includes(g))) {
+    await client.send(
+      new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username, GroupName }),
+    );
+  }
+  for (const GroupName of current.filter((g) => !user.groups.includes(g))) {
+    await client.send(
+      new AdminRemoveUserFromGroupCommand({ UserPoolId: userPoolId, Username, GroupName }),
+    );
+  }
 }
 
 /**

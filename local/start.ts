@@ -136,7 +136,8 @@ Local stack ready in ${seconds} s${seeded}
   Cognito (local)  ${stack.cognito.endpoint}  (user pool ${stack.cognito.userPoolId}, app client ${stack.cognito.clientId})
   S3 (local)       ${stack.s3Endpoint}  (bucket ${stack.bucketName})
 
-Demo users: ${teller} (no group), ${compliance} (in ${CUSTOMER_READERS_GROUP})
+Demo users: ${teller} (no group), ${compliance} (in ${CUSTOMER_READERS_GROUP}),
+  restored to this at every start (enabled, these groups) whatever \`npm run access\` did to them
 An access token (printed alone, for scripts):
   ${env}npm run --silent token -- ${compliance}
 
@@ -147,6 +148,9 @@ Try:
   curl -s -H "Authorization: Bearer ${token(teller)}" ${api}/customers/1
   # 401, no token:
   curl -s -i ${api}/transactions/1
+  # End the teller's access, and give it back (SPEC 8):
+  ${env}npm run access -- offboard ${teller}
+  ${env}npm run access -- enable ${teller}
 
 Requests are logged below, one JSON line each. Ctrl-C stops everything.
 `);

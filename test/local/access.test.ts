@@ -4,7 +4,7 @@
  * changes nothing, and (describe 'over HTTP') what the API then answers to the old tokens.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,6 +21,7 @@ import { PROJECT_ROOT } from '../../lib/project-root';
 import { CUSTOMER_READERS_GROUP } from '../../core/groups';
 import { cognitoClient, createUser, DEMO_PASSWORD } from '../../local/cognito';
 import { startLocalStack, type LocalStack } from '../../local/stack';
+import { startCognitoFaultProxy } from '../support/cognito-fault-proxy';
 
 const run = promisify(execFile);
 
@@ -51,17 +52,30 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+interface CommandOptions {
+  /** A data directory whose state.json points elsewhere (e.g. at a fault proxy). */
+  dataDir?: string;
+  /** The machine's clock this far off, in ms (test/support/skewed-clock.ts). */
+  clockSkewMs?: number;
+}
+
 /** `node --import tsx bin/<name>.ts <args>` against this test's stack, as `npm run <name>` runs it. */
 async function command(
-  name: 'access' | 'audit',
-  ...args: string[]
+  name: 'access' | 'audit' | 'token',
+  args: readonly string[],
+  options: CommandOptions = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOCAL_DATA_DIR: dataDir };
+  const env: NodeJS.ProcessEnv = { ...process.env, LOCAL_DATA_DIR: options.dataDir ?? dataDir };
   for (const name of ['NODE_OPTIONS', 'USER_POOL_ID', 'TABLE_NAME']) delete env[name];
+  const preload: string[] = [];
+  if (options.clockSkewMs !== undefined) {
+    env.CLOCK_SKEW_MS = String(options.clockSkewMs);
+    preload.push('--import', join(PROJECT_ROOT, 'test/support/skewed-clock.ts'));
+  }
   try {
     const { stdout, stderr } = await run(
       process.execPath,
-      ['--import', 'tsx', `bin/${name}.ts`, ...args],
+      [...preload, '--import', 'tsx', `bin/${name}.ts`, ...args],
       { cwd: PROJECT_ROOT, env },
     );
     return { code: 0, stdout, stderr };
@@ -71,7 +85,7 @@ async function command(
   }
 }
 
-const access = (...args: string[]) => command('access', ...args);
+const access = (...args: string[]) => command('access', args);
 
 /** A staff user of the local pool made for one test, so that tests do not share a user. */
 async function staffUser(
@@ -173,6 +187,31 @@ async function snapshot(): Promise<unknown> {
   return { users: users.sort((a, b) => a.username!.localeCompare(b.username!)), items: Items };
 }
 
+/** The API's status for a GET with this token. */
+async function status(path: string, token: string): Promise<number> {
+  const res = await fetch(`${stack.apiUrl}${path}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+async function isEnabled(username: string): Promise<boolean | undefined> {
+  const got = await cognito.send(
+    new AdminGetUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: username }),
+  );
+  return got.Enabled;
+}
+
+/** A data directory whose state.json sends the commands' Cognito calls to `endpoint`. */
+function dataDirVia(endpoint: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'access-via-'));
+  const state = JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8'));
+  state.cognito.endpoint = endpoint;
+  writeFileSync(join(dir, 'state.json'), JSON.stringify(state));
+  return dir;
+}
+
 const expectNotAuthorized = (promise: Promise<unknown>) =>
   expect(promise).rejects.toMatchObject({ name: 'NotAuthorizedException' });
 
@@ -265,6 +304,8 @@ describe('in Cognito and in the table', () => {
       ['revoke', 'nobody@example.com'],
       ['offboard', 'nobody@example.com'],
       ['remove-group', 'nobody@example.com', CUSTOMER_READERS_GROUP],
+      ['enable', 'nobody@example.com'],
+      ['add-group', 'nobody@example.com', CUSTOMER_READERS_GROUP],
       ['revoke', '00000000-0000-4000-8000-000000000000'],
     ]) {
       const result = await access(...args);
@@ -272,9 +313,11 @@ describe('in Cognito and in the table', () => {
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(/^access: No such user in user pool .*nothing was changed\n$/);
     }
-    const unknownGroup = await access('remove-group', 'bystander@example.com', 'no-such-group');
-    expect(unknownGroup.code).toBe(1);
-    expect(unknownGroup.stderr).toContain('No group no-such-group');
+    for (const verb of ['remove-group', 'add-group']) {
+      const unknownGroup = await access(verb, 'bystander@example.com', 'no-such-group');
+      expect(unknownGroup.code).toBe(1);
+      expect(unknownGroup.stderr).toContain('No group no-such-group');
+    }
     expect(await snapshot()).toEqual(before);
   });
 
@@ -284,11 +327,163 @@ describe('in Cognito and in the table', () => {
     [['suspend', 'x@example.com']],
     [['revoke', 'x@example.com', 'extra']],
     [['remove-group', 'x@example.com']],
+    [['add-group', 'x@example.com']],
+    [['enable', 'x@example.com', 'extra']],
   ])('usage errors exit 2: %j', async (args) => {
     const result = await access(...args);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('usage: npm run access --');
   });
+
+  test('a bad verb: named in one line, then the usage, no stack trace', async () => {
+    const result = await access('suspend', 'x@example.com');
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    const [first, ...usage] = result.stderr.trimEnd().split('\n');
+    expect(first).toBe('access: unknown verb "suspend"');
+    expect(usage[0]).toMatch(/^usage: npm run access -- .*enable <user>/);
+    expect(usage.join('\n')).toContain('add-group <user> <group>');
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  test('enable: an offboarded user may sign in again; the table is left as it was', async () => {
+    const user = await staffUser('enable-cli@example.com');
+    expect((await access('offboard', user.email)).code).toBe(0);
+    const voided = await accessState(user.sub);
+
+    const result = await access('enable', user.email);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain(`enable: user ${user.username} (sub ${user.sub})`);
+    expect(result.stdout).toContain('AdminEnableUser');
+    expect(await isEnabled(user.username)).toBe(true);
+    expect(await accessState(user.sub)).toEqual(voided);
+    expect((await signIn(user.email)).iat).toBeGreaterThanOrEqual(voided!.nbf!);
+    // Again: nothing left to do, and it says so.
+    expect((await access('enable', user.email)).stdout).toContain('already enabled');
+  });
+
+  test('add-group: back in the group; nbf:customer-readers is left as it was', async () => {
+    const user = await staffUser('add-group-cli@example.com', [CUSTOMER_READERS_GROUP]);
+    expect((await access('remove-group', user.email, CUSTOMER_READERS_GROUP)).code).toBe(0);
+    const voided = await accessState(user.sub);
+
+    const result = await access('add-group', user.email, CUSTOMER_READERS_GROUP);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain('AdminAddUserToGroup');
+    expect(await groupsOf(user.username)).toEqual([CUSTOMER_READERS_GROUP]);
+    expect(await accessState(user.sub)).toEqual(voided);
+    expect((await access('add-group', user.email, CUSTOMER_READERS_GROUP)).stdout).toContain(
+      `already in ${CUSTOMER_READERS_GROUP}`,
+    );
+  });
+
+  test('npm run token for an offboarded demo user: says they are disabled and how to enable them', async () => {
+    const teller = 'teller@example.com';
+    expect((await command('token', [teller])).code).toBe(0);
+    expect((await access('offboard', teller)).code).toBe(0);
+
+    const refused = await command('token', [teller]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(`"${teller}" is disabled`);
+    expect(refused.stderr).toContain(`npm run access -- enable ${teller}`);
+    expect(refused.stderr).not.toContain('unknown user');
+
+    expect((await access('enable', teller)).code).toBe(0);
+    const token = await command('token', [teller]);
+    expect(token.code).toBe(0);
+    expect(claims(token.stdout.trim()).iat).toEqual(expect.any(Number));
+  });
+});
+
+/**
+ * Issue 23: the table first, then Cognito, each step safe to repeat; against a Cognito that
+ * refuses calls for a disabled user (the local one does, as AWS does) or a call of our choice.
+ */
+describe('when a step fails half-way', () => {
+  test('offboard of a user already disabled: the refused sign-out is reported, and it ends OK', async () => {
+    const user = await staffUser('offboard-twice@example.com');
+    const before = await signIn(user.email);
+    expect((await access('offboard', user.email)).code).toBe(0);
+
+    const again = await access('offboard', user.email);
+    expect(again).toMatchObject({ code: 0, stderr: '' });
+    expect(again.stdout).toContain('global sign-out refused, the user is already disabled');
+    expect(again.stdout).toContain('user was already disabled');
+    expect((await accessState(user.sub))!.nbf).toBeGreaterThanOrEqual(before.iat + 1);
+  });
+
+  test.each([
+    ['offboard', 'AdminDisableUser', [] as string[]],
+    ['offboard', 'AdminUserGlobalSignOut', []],
+    ['remove-group', 'AdminRemoveUserFromGroup', [CUSTOMER_READERS_GROUP]],
+  ])(
+    '%s with %s refused: old tokens already refused, what was and was not done printed, exit 1; a re-run completes it',
+    async (verb, operation, extra) => {
+      const proxy = await startCognitoFaultProxy(stack.cognito.endpoint);
+      const via = dataDirVia(proxy.endpoint);
+      try {
+        const user = await staffUser(`half-${operation.toLowerCase()}@example.com`, [
+          CUSTOMER_READERS_GROUP,
+        ]);
+        const { access: token } = await signIn(user.email);
+        expect(await status('/customers/1', token)).toBe(200);
+
+        proxy.refuse([operation]);
+        const failed = await command('access', [verb, user.email, ...extra], { dataDir: via });
+        expect(failed.code).toBe(1);
+        expect(failed.stdout).toMatch(/^Table: Tokens .*issued before .* are refused/m);
+        expect(failed.stderr).toContain(`(${operation}) failed: TooManyRequestsException`);
+        expect(failed.stderr).toMatch(/^access: not done: Table: nbf.* moved past/m);
+        expect(failed.stderr).toContain('Run the same command again');
+        expect(failed.stderr).not.toMatch(/^\s+at /m);
+        // The security-critical step is done: the token held before answers no more.
+        expect(await status('/customers/1', token)).toBe(verb === 'offboard' ? 401 : 403);
+
+        proxy.refuse([]);
+        const rerun = await command('access', [verb, user.email, ...extra], { dataDir: via });
+        expect(rerun).toMatchObject({ code: 0, stderr: '' });
+        expect(rerun.stdout).toContain(operation);
+        if (verb === 'offboard') {
+          expect(await isEnabled(user.username)).toBe(false);
+          await expectNotAuthorized(signIn(user.email));
+        } else {
+          expect(await groupsOf(user.username)).toEqual([]);
+        }
+      } finally {
+        await proxy.stop();
+        rmSync(via, { recursive: true, force: true });
+      }
+    },
+    30_000,
+  );
+});
+
+/** Issue 23: nbf from Cognito's clock (its answers' Date), not from the operator's machine. */
+describe("the not-before time is Cognito's", () => {
+  test.each([
+    ['behind', -30_000],
+    ['ahead', 30_000],
+  ])(
+    "the machine's clock 30 s %s: tokens held are void, a sign-in right after works, no wait",
+    async (name, skew) => {
+      const user = await staffUser(`clock-${name}@example.com`);
+      const before = await signIn(user.email);
+      const started = performance.now();
+      const result = await command('access', ['revoke', user.email], { clockSkewMs: skew });
+      const elapsed = performance.now() - started;
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+
+      const nbf = (await accessState(user.sub))!.nbf!;
+      expect(nbf).toBeGreaterThanOrEqual(before.iat + 1);
+      // Cognito's second (this machine's: cognito-local runs here), not the skewed one.
+      expect(nbf).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000));
+      expect((await signIn(user.email)).iat).toBeGreaterThanOrEqual(nbf);
+      // It waited for at most a second of Cognito's clock, not for the skew.
+      expect(elapsed).toBeLessThan(15_000);
+    },
+    60_000,
+  );
 });
 
 /**
@@ -296,14 +491,6 @@ describe('in Cognito and in the table', () => {
  * functions to read the access state on each GET.
  */
 describe('over HTTP', () => {
-  async function status(path: string, token: string): Promise<number> {
-    const res = await fetch(`${stack.apiUrl}${path}`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    await res.arrayBuffer();
-    return res.status;
-  }
-
   test('revoke: the token that read gets 401 on both routes; a new sign-in reads again', async () => {
     const user = await staffUser('revoke-http@example.com', [CUSTOMER_READERS_GROUP]);
     const { access: token } = await signIn(user.email);
@@ -363,7 +550,7 @@ describe('over HTTP', () => {
     expect(await status('/customers/007', token)).toBe(400);
 
     const lines = async (...args: string[]) => {
-      const result = await command('audit', ...args);
+      const result = await command('audit', args);
       expect(result.code).toBe(0);
       return result.stdout
         .split('\n')
@@ -384,6 +571,6 @@ describe('over HTTP', () => {
       ]);
       expect(events.every((e) => e.sub === user.sub && e.username === user.username)).toBe(true);
     }
-    expect((await command('audit', 'customer', '007')).code).not.toBe(0);
+    expect((await command('audit', ['customer', '007'])).code).not.toBe(0);
   });
 });
