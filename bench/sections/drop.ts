@@ -2,8 +2,9 @@
  * 9. Import through the local drop: the same generated file imported by the direct import and by
  * `npm run import`'s local drop (bin/import.ts: the workflow run by aws-local-stepfunctions, the
  * steps' handlers in-process) at 1, 2 and 4 workers (the Map's MaxConcurrency), each into a fresh
- * table of the same DynamoDB Local, in the same run. The local S3 runs in this process, so the
- * import child's CPU is the import's own.
+ * table of the same DynamoDB Local, in the same run, in pairs side by side and in rounds: one
+ * import's CPU spreads ±10 % from run to run here, so the report compares medians of pairs. The
+ * local S3 runs in this process, so the import child's CPU is the import's own.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -95,10 +96,13 @@ export async function measureDrop(
     fixed.direct = (await importOnce(small, SMALL, 'direct', null)).cpuSeconds;
     fixed.drop = (await importOnce(small, SMALL, 'drop', 1)).cpuSeconds;
     // Pairs, each the direct import then the drop, side by side: drift falls on both.
-    for (const [pair, workers] of DROP_WORKERS.entries()) {
-      await row('direct', null, pair);
-      await row(`w${workers}`, workers, pair);
-    }
+    let pair = 0;
+    for (let round = 0; round < config.dropRounds; round += 1)
+      for (const workers of DROP_WORKERS) {
+        await row('direct', null, pair);
+        await row(`w${workers}`, workers, pair);
+        pair += 1;
+      }
   } finally {
     await s3.stop();
     rmSync(dir, { recursive: true, force: true });
