@@ -4,6 +4,7 @@
  * by e-mail address or Cognito username; while the local stack runs, its user pool says which
  * `sub` that is (tokens of the local pool carry the sub as their username).
  */
+import { idProblem } from '../core/ids';
 import { resolveUser, UnknownUserError } from '../access/resolve-user';
 import { localAccessTarget } from '../access/target';
 import { AUDIT_KINDS, auditEvents, recordIdOf, type AuditQuery } from '../local/audit-log';
@@ -44,7 +45,7 @@ let query: AuditQuery;
 if (kind === 'user') query = { by: 'user', names: await namesOf(value) };
 else {
   const id = recordIdOf(value);
-  if (id === undefined) fail(`${kind} ids are positive whole numbers (SPEC 3.3)`, 2);
+  if (id === undefined) fail(`${kind} ${idProblem(value) ?? 'id not accepted'} (SPEC 3.3)`, 2);
   query = { by: kind as 'customer' | 'transaction', id };
 }
 for await (const line of auditEvents(localAuditFile(), query)) process.stdout.write(`${line}\n`);
