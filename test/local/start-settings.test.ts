@@ -136,3 +136,12 @@ test('an empty variable is as if unset (the stack passes none on)', async () => 
   });
   expectRefused(run, /^READ_BUDGET_CUSTOMERS must be/);
 });
+
+test('startLocalStack itself refuses a setting the functions would refuse, before it starts anything', async () => {
+  const { startLocalStack } = await import('../../local/stack');
+  const dataDir = join(dir, 'data-stack');
+  await expect(
+    startLocalStack({ dataDir, env: { READ_BUDGET_WINDOW_SECONDS: '0' }, seedFile: false }),
+  ).rejects.toThrow('READ_BUDGET_WINDOW_SECONDS must be a whole number from 1 to 3600, got: "0"');
+  expect(existsSync(dataDir)).toBe(false);
+});
