@@ -1,5 +1,13 @@
 #!/usr/bin/env node
 /** CDK entry point (`cdk.json` runs it with tsx). Everything is in lib/; see lib/app.ts. */
 import { createApp } from '../lib/app';
+import { SettingsError } from '../lib/settings';
 
-createApp().app.synth();
+try {
+  createApp().app.synth();
+} catch (error) {
+  // A setting the operator got wrong: the reason alone, one line; a stack trace would bury it.
+  if (!(error instanceof SettingsError)) throw error;
+  process.stderr.write(`Invalid setting: ${error.message}\n`);
+  process.exit(1);
+}

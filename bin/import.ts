@@ -6,6 +6,7 @@
  * (import/stage-drop.ts). Records never reach a deployed table from this machine: TABLE_NAME is
  * refused (README).
  */
+import { accessSync, constants, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { ImportReport } from '../import/steps';
 import type { Progress } from '../import/drop';
@@ -99,6 +100,29 @@ function parseArgs(argv: string[]): { file: string; stage: string | undefined } 
   return { file: args[0]!, stage };
 }
 
+/**
+ * Why `file` cannot be imported, checked before a stack or stage is looked for: the operator
+ * fixes the command line, so the message says what to give, not an errno.
+ */
+function fileProblem(file: string): string | undefined {
+  let stats;
+  try {
+    stats = statSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return `no such file: ${file}`;
+    if (code === 'EACCES') return `cannot read ${file}: permission denied`;
+    return `cannot read ${file}: ${(error as Error).message}`;
+  }
+  if (stats.isDirectory()) return `${file} is a directory, give a .jsonl file`;
+  try {
+    accessSync(file, constants.R_OK);
+  } catch {
+    return `cannot read ${file}: permission denied`;
+  }
+  return undefined;
+}
+
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
   if (!args) {
@@ -112,6 +136,11 @@ async function main(): Promise<number> {
     return 2;
   }
   const { file, stage } = args;
+  const unreadable = fileProblem(file);
+  if (unreadable) {
+    console.error(unreadable);
+    return 2;
+  }
   const progress = progressReporter();
   if (stage !== undefined) {
     const { importIntoStage } = await import('../import/stage-drop');

@@ -16,6 +16,8 @@ export function isUrlTtl(seconds: number): boolean {
 
 export const URL_TTL_RULE = `an integer from ${URL_TTL_SECONDS.min} to ${URL_TTL_SECONDS.max}`;
 
+export const TIME_ZONE_RULE = 'an IANA time zone such as UTC or Asia/Manila';
+
 /**
  * An IANA zone Intl knows. UTC is always valid; checking it would load Intl's zone data for
  * nothing, which costs a function about 15 ms of cold start (core/times.ts).

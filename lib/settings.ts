@@ -112,7 +112,19 @@ function list(raw: unknown): string[] {
   if (raw === undefined || raw === null || raw === '') return [];
   if (Array.isArray(raw)) return raw.map(String);
   const text = String(raw).trim();
-  if (text.startsWith('[')) return (JSON.parse(text) as unknown[]).map(String);
+  if (text.startsWith('[')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (!Array.isArray(parsed))
+      throw new SettingsError(
+        `corsAllowOrigins must be a JSON array of origins or a comma-separated list, got: ${text}`,
+      );
+    return parsed.map(String);
+  }
   return text
     .split(',')
     .map((s) => s.trim())

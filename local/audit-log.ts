@@ -40,11 +40,63 @@ export function recordIdOf(raw: string): string | undefined {
 }
 
 /** Every event of the file that the query selects, oldest first; none when there is no file. */
-export async function* auditEvents(file: string, query: AuditQuery): AsyncGenerator<string> {
+export async function* auditEvents(file: string, query: AuditQuery): AsyncGenerator<AnyAuditEvent> {
   if (!existsSync(file)) return;
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
   for await (const line of lines) {
     if (line.trim() === '') continue;
-    if (matches(JSON.parse(line) as AnyAuditEvent, query)) yield line;
+    const event = JSON.parse(line) as AnyAuditEvent;
+    if (matches(event, query)) yield event;
   }
+}
+
+/** One event as a person reads it: when, who, what of which record, and the outcome. */
+export interface AuditRow {
+  time: string;
+  user: string;
+  action: string;
+  record: string;
+  result: string;
+}
+
+const HEADINGS: AuditRow = {
+  time: 'TIME',
+  user: 'USER',
+  action: 'ACTION',
+  record: 'RECORD',
+  result: 'RESULT',
+};
+
+/** `user`: who the event's user is (local/user-names.ts), or its sub when nobody could say. */
+export function auditRow(event: AnyAuditEvent, user: string): AuditRow {
+  if (isImportAuditEvent(event))
+    return {
+      time: event.timestamp,
+      user: `import ${event.importId}`,
+      action: event.kind === 'record' ? event.action : event.kind,
+      record: event.kind === 'record' ? `${event.entity} ${event.recordId}` : '-',
+      result: event.kind === 'record' ? `line ${event.line}` : '-',
+    };
+  return {
+    time: event.timestamp,
+    user,
+    action: 'read',
+    // A malformed id is not repeated in the event (functions/shared/audit.ts).
+    record: `${event.entity} ${event.recordId ?? '(malformed id)'}`,
+    result: String(event.status),
+  };
+}
+
+/** Rows as aligned columns under headings, for a terminal. */
+export function auditTable(rows: readonly AuditRow[]): string {
+  const keys = Object.keys(HEADINGS) as (keyof AuditRow)[];
+  const all = [HEADINGS, ...rows];
+  const widths = keys.map((key) => Math.max(...all.map((row) => row[key].length)));
+  return all
+    .map((row) =>
+      keys
+        .map((key, i) => (i === keys.length - 1 ? row[key] : row[key].padEnd(widths[i]!)))
+        .join('  '),
+    )
+    .join('\n');
 }

@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { READ_BUDGET_ENV } from '../core/read-budgets';
+import { operatorSettingsFromEnv } from '../functions/shared/config';
 import { PROJECT_ROOT } from '../lib/project-root';
 import type { Route } from '../lib/routes';
 import { startCognito, type LocalCognito, type TokenKind } from './cognito';
@@ -13,6 +14,7 @@ import { startGateway, type Gateway, type HandlerLoader } from './gateway';
 import { auditedHandlers } from './gateway-lambda';
 import { choosePort } from './net';
 import { DEFAULT_BUCKET_NAME, S3RVER_CREDENTIALS, startS3, type LocalS3 } from './s3';
+import { withoutEmpty } from './start-settings';
 import {
   assertNotRunning,
   localAuditFile,
@@ -243,10 +245,12 @@ function localStateOf(
 
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   if (!javaOnPath()) throw new Error(JAVA_REQUIRED); // before anything starts
+  const env = options.env ?? process.env;
+  // The functions' own rules, now rather than as a 500 on every request (local/start-settings.ts).
+  operatorSettingsFromEnv(withoutEmpty(env));
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   assertNotRunning(dataDir);
-  const env = options.env ?? process.env;
   const tableName = options.tableName ?? DEFAULT_TABLE_NAME;
   const bucketName = options.bucketName ?? DEFAULT_BUCKET_NAME;
   const displayTimeZone = env.DISPLAY_TIME_ZONE || 'UTC';

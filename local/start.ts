@@ -8,22 +8,18 @@ import { CUSTOMER_READERS_GROUP } from '../core/groups';
 import { DEMO_USERS } from './cognito';
 import { DOCS_PATH } from './docs';
 import { startLocalStack, type LocalStack } from './stack';
-import { localDataDir } from './state';
+import { checkStartSettings, StartSettingError, type StartSettings } from './start-settings';
 
-function port(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^[0-9]{1,5}$/.test(raw) || Number(raw) > 65535) {
-    console.error(
-      `${name} must be a port number (0 for any free port), not ${JSON.stringify(raw)}`,
-    );
-    process.exit(2);
-  }
-  return Number(raw);
+// Every setting passed on is checked before anything starts (a bad one: one line, exit 2).
+let settings: StartSettings;
+try {
+  settings = await checkStartSettings(process.env);
+} catch (error) {
+  if (!(error instanceof StartSettingError)) throw error;
+  console.error(error.message);
+  process.exit(2);
 }
-
-const apiPort = port('PORT', 3000);
-const dataDir = localDataDir();
+const { dataDir } = settings;
 const shownDir = relative(process.cwd(), dataDir).startsWith('..')
   ? dataDir
   : relative(process.cwd(), dataDir) || '.';
@@ -95,12 +91,12 @@ setInterval(() => {
 console.log(`Starting the local stack (data in ${shownDir}/) ...`);
 try {
   stack = await startLocalStack({
-    port: apiPort,
+    port: settings.ports.PORT,
     dataDir,
     ports: {
-      dynamoDb: port('DYNAMODB_PORT', 8000),
-      cognito: port('COGNITO_PORT', 9229),
-      s3: port('S3_PORT', 4569),
+      dynamoDb: settings.ports.DYNAMODB_PORT,
+      cognito: settings.ports.COGNITO_PORT,
+      s3: settings.ports.S3_PORT,
     },
   });
 } catch (error) {

@@ -1,6 +1,7 @@
 /** Configuration of the functions, read once from the environment when a function starts. */
 import {
   DEFAULT_TIME_ZONE,
+  TIME_ZONE_RULE,
   URL_TTL_RULE,
   URL_TTL_SECONDS,
   isTimeZone,
@@ -40,7 +41,9 @@ function ttl(env: Env): number {
   const raw = env.SIGNATURE_URL_TTL_SECONDS ?? String(URL_TTL_SECONDS.default);
   // Canonical digits only: Number() would also take " 300", "3e2", "0300" or "0x12c".
   if (!/^[1-9][0-9]*$/.test(raw) || !isUrlTtl(Number(raw))) {
-    throw new ConfigError(`SIGNATURE_URL_TTL_SECONDS must be ${URL_TTL_RULE}`);
+    throw new ConfigError(
+      `SIGNATURE_URL_TTL_SECONDS must be ${URL_TTL_RULE}, got: ${JSON.stringify(raw)}`,
+    );
   }
   return Number(raw);
 }
@@ -48,8 +51,25 @@ function ttl(env: Env): number {
 function timeZone(env: Env): string {
   const zone = env.DISPLAY_TIME_ZONE ?? DEFAULT_TIME_ZONE;
   if (!isTimeZone(zone))
-    throw new ConfigError(`DISPLAY_TIME_ZONE is not an IANA time zone: ${zone}`);
+    throw new ConfigError(
+      `DISPLAY_TIME_ZONE must be ${TIME_ZONE_RULE}, got: ${JSON.stringify(zone)}`,
+    );
   return zone;
+}
+
+/** The settings an operator chooses (not the wiring): `npm start` checks them before it starts. */
+export type OperatorSettings = Pick<
+  Config,
+  'signatureUrlTtlSeconds' | 'displayTimeZone' | 'readBudgets'
+>;
+
+/** The operator's settings alone, by the rules the functions apply at start; throws on a bad one. */
+export function operatorSettingsFromEnv(env: Env): OperatorSettings {
+  return {
+    signatureUrlTtlSeconds: ttl(env),
+    displayTimeZone: timeZone(env),
+    readBudgets: readBudgetsFromEnv(env),
+  };
 }
 
 export function loadConfig(env: Env): Config {
@@ -57,9 +77,7 @@ export function loadConfig(env: Env): Config {
     tableName: required(env, 'TABLE_NAME'),
     bucketName: required(env, 'BUCKET_NAME'),
     region: required(env, 'AWS_REGION'),
-    signatureUrlTtlSeconds: ttl(env),
-    displayTimeZone: timeZone(env),
-    readBudgets: readBudgetsFromEnv(env),
+    ...operatorSettingsFromEnv(env),
     dynamoDbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
     s3Endpoint: env.S3_ENDPOINT || undefined,
   };

@@ -456,7 +456,7 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
       route: 'GetTransaction',
       event: () => txn('1'),
       env: () => env({ SIGNATURE_URL_TTL_SECONDS: '0' }),
-      message: 'SIGNATURE_URL_TTL_SECONDS must be an integer from 1 to 3600',
+      message: 'SIGNATURE_URL_TTL_SECONDS must be an integer from 1 to 3600, got: "0"',
       init: true,
     },
     {

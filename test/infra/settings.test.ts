@@ -87,6 +87,7 @@ test.each([
   [{ corsAllowOrigins: ['https://*.example.com'] }, /corsAllowOrigins/],
   [{ corsAllowOrigins: 'https://app.example.com/' }, /corsAllowOrigins/],
   [{ corsAllowOrigins: 'app.example.com' }, /corsAllowOrigins/],
+  [{ corsAllowOrigins: '["https://app.example.com"' }, /corsAllowOrigins must be a JSON array/],
   [{ readBudgetCustomers: '0' }, /readBudgetCustomers/],
   [{ readBudgetTransactions: '1.5' }, /readBudgetTransactions/],
   [{ readBudgetTransactions: 100_001 }, /readBudgetTransactions/],

@@ -97,7 +97,9 @@ test('TABLE_NAME is refused, with the way to a deployed stage', async () => {
 });
 
 test('a stage name that cannot be one is refused before anything is sent', async () => {
-  const bad = await run(['x.jsonl', '--stage', 'Not_A_Stage']);
+  const file = join(dir, 'for-a-stage.jsonl');
+  writeFileSync(file, line('transaction', transaction({ id: 531 })));
+  const bad = await run([file, '--stage', 'Not_A_Stage']);
   expect(bad.status).toBe(1);
   expect(bad.stderr).toContain('stage must be 1 to 20 lower-case letters');
 });

@@ -2,11 +2,12 @@
  * The docs page as `npm run docs` writes it: one file that needs nothing else (Swagger UI and the
  * contract inlined, no script or style fetched), which says how to get a token.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { docsPage } from '../../local/docs';
 import { PROJECT_ROOT } from '../../lib/project-root';
 import { OPENAPI_FILE } from '../../local/gateway';
+import { PORT_VARIABLES } from '../../local/start-settings';
 import { loadOpenApi } from '../support/contract';
 
 test('the published page is self-contained: UI, styles and contract inlined, nothing fetched', async () => {
@@ -62,4 +63,28 @@ test("the page's introduction tells a caller the envelope, authentication, error
   const api = readFileSync(join(PROJECT_ROOT, 'docs/api.md'), 'utf8').replace(/\s+/g, ' ');
   expect(api).toMatch(/Ajv.*Redocly.*Prism.*openapi-typescript/);
   expect(api).toContain('no `$ref` with sibling keywords');
+});
+
+/**
+ * Issue 24 item 5: a reader of the README alone can move every port `npm start` takes. The
+ * variables are found in local/'s sources, so a new one fails here until the README names it.
+ */
+test('the README names each port variable local/ reads, and the walk-through follows PORT', () => {
+  const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const local = join(PROJECT_ROOT, 'local');
+  const read = new Set(
+    readdirSync(local)
+      .filter((file) => file.endsWith('.ts'))
+      .flatMap((file) => [
+        ...readFileSync(join(local, file), 'utf8').matchAll(/\b((?:[A-Z][A-Z0-9_]*_)?PORT)\b/g),
+      ])
+      .map((match) => match[1]!),
+  );
+  expect([...read].sort()).toEqual(expect.arrayContaining(Object.keys(PORT_VARIABLES).sort()));
+  const ports = readme.slice(readme.indexOf('\n## Ports\n'));
+  expect(ports.startsWith('\n## Ports\n')).toBe(true);
+  for (const name of read) expect([name, ports.includes(`\`${name}\``)]).toEqual([name, true]);
+  // No walk-through command hard-codes the API's port.
+  expect(readme).not.toMatch(/127\.0\.0\.1:3000\//);
+  expect(readme).toContain('http://127.0.0.1:${PORT:-3000}/transactions/1');
 });

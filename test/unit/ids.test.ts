@@ -1,4 +1,4 @@
-import { parseCanonicalId } from '../../core/ids';
+import { idProblem, parseCanonicalId } from '../../core/ids';
 
 describe('path ids (SPEC 3.3)', () => {
   test.each(['1', '42', '9007199254740991'])('accepts canonical id %s', (raw) => {
@@ -27,5 +27,20 @@ describe('path ids (SPEC 3.3)', () => {
 
   test('a missing path parameter is no id', () => {
     expect(parseCanonicalId(undefined)).toBeUndefined();
+  });
+});
+
+describe('why a command-line id is refused (the API keeps its fixed 400 message)', () => {
+  test('leading zeros: the id as it should be written', () => {
+    expect(idProblem('007')).toBe('ids are written without leading zeros: 7, not 007');
+  });
+  test.each(['0', '000', '-1', 'abc', '1.5', ''])('%p: positive whole numbers', (raw) => {
+    expect(idProblem(raw)).toMatch(/positive whole numbers/);
+  });
+  test('past 2^53-1: the largest id', () => {
+    expect(idProblem('9007199254740992')).toBe('ids go up to 9007199254740991');
+  });
+  test('a canonical id has no problem', () => {
+    expect(idProblem('42')).toBeUndefined();
   });
 });
