@@ -13,6 +13,8 @@ import { PROJECT_ROOT } from '../../lib/project-root';
 const dir = mkdtempSync(join(tmpdir(), 'start-settings-'));
 /** Well past tsx's start on a busy machine, well short of a stack's start (Java, Cognito, seed). */
 const QUICK_MS = 20_000;
+/** How long the group may take to be gone after its leader exits. */
+const GRACE_MS = 2_000;
 
 interface Run {
   status: number | null;
@@ -47,19 +49,29 @@ function start(env: Record<string, string>, dataDir = join(dir, 'data')): Promis
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve) =>
-    child.on('close', (status) => {
+    child.on('close', async (status) => {
       clearTimeout(kill);
       const ms = Date.now() - began;
-      let leftRunning = true;
-      try {
-        process.kill(group, 0);
-        process.kill(group, 'SIGKILL'); // leave nothing behind, whatever the test says
-      } catch {
-        leftRunning = false;
-      }
-      resolve({ status, stdout, stderr, ms, leftRunning });
+      resolve({ status, stdout, stderr, ms, leftRunning: await groupOutlives(group) });
     }),
   );
+}
+
+/**
+ * Whether a process of the group is still there a moment after its leader exited: tsx's esbuild
+ * service ends when its pipe closes, a few milliseconds later, which is not being left running.
+ */
+async function groupOutlives(group: number): Promise<boolean> {
+  for (let waited = 0; waited <= GRACE_MS; waited += 50) {
+    try {
+      process.kill(group, 0);
+    } catch {
+      return false;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  process.kill(group, 'SIGKILL'); // leave nothing behind, whatever the test says
+  return true;
 }
 
 function expectRefused(run: Run, ...said: (string | RegExp)[]): void {
