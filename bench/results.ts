@@ -1,5 +1,6 @@
 import type { History } from './sections/access-history';
 /** The figures of one run (bench/.work/results.json), section by section; the report renders them. */
+import type { Paired } from './rounds';
 import type { Summary } from './stats';
 
 export interface Results {
@@ -25,12 +26,12 @@ export interface Results {
       importedAt: Summary;
       cpuMs: Summary;
       /** Median over rounds of this bundle's figure over the reference's in the same round. */
-      paired: { importedAt: number; cpuMs: number };
+      paired: { importedAt: Paired; cpuMs: Paired };
     }
   >;
   first?: Record<
     string,
-    { respondedAt: Summary; requestMs: Summary; paired: { respondedAt: number } }
+    { respondedAt: Summary; requestMs: Summary; paired: { respondedAt: Paired } }
   >;
   /** The handler against the warm reference (bench/reference-read.ts: raw Query + raw access-state UpdateItem, together). */
   warm?: Record<

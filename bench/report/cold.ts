@@ -2,7 +2,7 @@
 import { isDeployed, REFERENCE, REFERENCE_READ, WITH_SOURCE_MAPS } from '../bundle-names';
 import type { Results } from '../results';
 import { BUDGETS } from './budgets';
-import { type BudgetRow, kib, ms, type ReportPart, table, x, yes } from './format';
+import { type BudgetRow, kib, ms, paired, type ReportPart, table, x, yes } from './format';
 
 /** Each deployed bundle's size and whole-process import against the stock floor's. */
 function coldBudgets(
@@ -23,8 +23,8 @@ function coldBudgets(
         ],
         [
           `${b.name}: whole-process import ≤ ${BUDGETS.coldImport}× the stock floor`,
-          x(time),
-          yes(time <= BUDGETS.coldImport),
+          paired(time),
+          yes(time.ratio <= BUDGETS.coldImport),
         ],
       ];
     });
@@ -48,16 +48,16 @@ export function renderCold(r: Results): ReportPart | undefined {
         ms(c.importMs.p50),
         ms(c.importedAt.p50),
         ms(c.importedAt.p90),
-        x(c.paired.importedAt),
+        paired(c.paired.importedAt),
         ms(c.cpuMs.p50),
-        x(c.paired.cpuMs),
+        paired(c.paired.cpuMs),
       ];
     });
   budgets.push(...coldBudgets(r.bundles, r.cold));
   lines.push(
     '## 1. Cold start: import',
     '',
-    `The deployed bundles (GetTransaction, GetCustomer), built with the options \`cdk synth\` uses (BUNDLING in lib/api-function.ts), against the stock floor \`Reference\`: only DynamoDBDocumentClient and one QueryCommand (bench/reference.ts), bundled as a plain project ships the stock SDK (the same esbuild options, ESM and minified, without this project's credential alias, no source map). Two variants for comparison: \`GetTransaction+maps\`, the same bundle with a linked source map run with \`--enable-source-maps\` (how the functions ran before), and \`CdkDefault\`, the GetTransaction function as a default \`NodejsFunction\` builds it (CommonJS, not minified, \`@aws-sdk/*\` and \`@smithy/*\` left external and resolved from node_modules through NODE_PATH, as Lambda resolves them from the SDK in its runtime). Each run is a fresh Node.js ${r.machine.node} process with the Lambda-like environment (credentials, region, function variables) and the deployed NODE_OPTIONS (none), that imports the bundle, its init work included; ${r.cold[REFERENCE]!.importMs.n} rounds, every bundle once per round, order rotated. Started→imported is from process start, Node.js bootstrap included (the whole process); CPU is the process's user + system time at that point. Ratios are paired: the median over rounds of the bundle's figure over the reference's in the same round.`,
+    `The deployed bundles (GetTransaction, GetCustomer), built with the options \`cdk synth\` uses (BUNDLING in lib/api-function.ts), against the stock floor \`Reference\`: only DynamoDBDocumentClient and one QueryCommand (bench/reference.ts), bundled as a plain project ships the stock SDK (the same esbuild options, ESM and minified, without this project's credential alias, no source map). Two variants for comparison: \`GetTransaction+maps\`, the same bundle with a linked source map run with \`--enable-source-maps\` (how the functions ran before), and \`CdkDefault\`, the GetTransaction function as a default \`NodejsFunction\` builds it (CommonJS, not minified, \`@aws-sdk/*\` and \`@smithy/*\` left external and resolved from node_modules through NODE_PATH, as Lambda resolves them from the SDK in its runtime). Each run is a fresh Node.js ${r.machine.node} process with the Lambda-like environment (credentials, region, function variables) and the deployed NODE_OPTIONS (none), that imports the bundle, its init work included; ${r.cold[REFERENCE]!.importMs.n} rounds, every bundle once per round, order rotated. Started→imported is from process start, Node.js bootstrap included (the whole process); CPU is the process's user + system time at that point. Ratios are paired: the median over rounds of the bundle's figure over the reference's in the same round; in parentheses the lowest and highest median of the rounds cut into consecutive blocks, how far the figure moves within the run.`,
     '',
     table(
       [
@@ -86,7 +86,7 @@ export function renderCold(r: Results): ReportPart | undefined {
   if (maps && plain)
     lines.push(
       '',
-      `Runtime source maps (\`--enable-source-maps\` with the linked map) cost ${x(maps.paired.importedAt / plain.paired.importedAt)} the whole-process import of the same bundle without them (${x(maps.paired.cpuMs / plain.paired.cpuMs)} the CPU).`,
+      `Runtime source maps (\`--enable-source-maps\` with the linked map) cost ${x(maps.paired.importedAt.ratio / plain.paired.importedAt.ratio)} the whole-process import of the same bundle without them (${x(maps.paired.cpuMs.ratio / plain.paired.cpuMs.ratio)} the CPU).`,
     );
   return { budgets, lines };
 }
