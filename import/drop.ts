@@ -19,7 +19,10 @@ export interface Progress {
 /** A key under `incoming/` no other drop uses: an upload is a new import even where the bucket keeps no versions (the local drop). */
 export function incomingKey(file: string): string {
   const stamp = new Date().toISOString().replace(/[-:.]/g, '');
-  return `${PREFIX.incoming}${stamp}-${randomBytes(4).toString('hex')}-${basename(file)}`;
+  // Only characters that URL encoding leaves alone: the key reads the same in S3's events,
+  // whether or not a channel encodes it.
+  const name = basename(file).replace(/[^A-Za-z0-9._-]/g, '_');
+  return `${PREFIX.incoming}${stamp}-${randomBytes(4).toString('hex')}-${name}`;
 }
 
 /** Puts `file` into the drop: the execution input S3's event would carry. */

@@ -16,7 +16,7 @@ export function renderDrop(r: Results): ReportPart | undefined {
   const medianOf = (workers: number, key: Key) => median(ratios(workers, key));
   const spread = (workers: number, key: Key) => {
     const all = ratios(workers, key);
-    return `${x(median(all))} (${x(Math.min(...all))}–${x(Math.max(...all))}, ${all.length} pairs)`;
+    return `${x(median(all))} (${x(Math.min(...all))}–${x(Math.max(...all))}, ${all.length} ${all.length === 1 ? 'pair' : 'pairs'})`;
   };
   // The worst worker count's median pair.
   const worst = (key: Key) => Math.max(...workerCounts.map((w) => medianOf(w, key)));

@@ -140,3 +140,10 @@ test('the duplicate check tells ids apart up to 2^53-1, across shards and entiti
     'transaction 128 is deleted on line 5 and written on line 7; a file may do only one',
   ]);
 });
+
+test("the command's key under incoming/ reads the same URL-encoded or not (spaces, accents, plus signs made _)", async () => {
+  const { incomingKey } = await import('../../import/drop');
+  const key = incomingKey('/tmp/Branch 7 + Café (export).jsonl');
+  expect(key).toMatch(/^incoming\/\d{8}T\d{9}Z-[0-9a-f]{8}-Branch_7___Caf___export_\.jsonl$/);
+  expect(encodeURIComponent(key).replace(/%2F/g, '/')).toBe(key);
+});
