@@ -241,3 +241,20 @@ test('the deploy guide names the approval prompt and what --require-approval can
   for (const level of ['never', 'any-change', 'broadening', 'destructive'])
     expect(section).toMatch(new RegExp('`(--require-approval )?' + level + '`'));
 });
+
+test('the cost table counts the alarms and alarm metrics the stack synthesizes', () => {
+  const alarms = resourcesOf(s.json, 'AWS::CloudWatch::Alarm');
+  // A math alarm is billed per metric it reads; a plain alarm reads one.
+  const metrics = alarms.reduce(
+    (sum, [, alarm]) =>
+      sum +
+      ((alarm.Properties!.Metrics as { MetricStat?: unknown }[] | undefined)?.filter(
+        (m) => m.MetricStat,
+      ).length ?? 1),
+    0,
+  );
+  const section = flat('docs/operations.md');
+  expect(section).toContain(
+    `| CloudWatch alarms: ${alarms.length} alarms, ${metrics} alarm metrics (math alarms count each metric) | $0.10 per standard-resolution alarm metric | $${(metrics * 0.1).toFixed(2)} |`,
+  );
+});
