@@ -21,7 +21,7 @@ export function createApp(props: AppProps = {}): { app: App; stack: ReadApiStack
     description:
       'Currency exchange read API: HTTP API, Cognito, Lambda, DynamoDB, S3' +
       (stage.name === undefined ? '' : ` (stage ${stage.name})`),
-    settings: settingsFromContext(app.node),
+    settings: settingsFromContext(app.node, stage),
     stage,
   });
   // AWS Solutions checks run on every synth; an unacknowledged error fails it.

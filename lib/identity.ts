@@ -11,6 +11,7 @@ import {
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { CUSTOMER_READERS_GROUP } from '../core/groups';
+import type { ThreatProtection } from './settings';
 import { removalPolicyFor } from './stage';
 
 /**
@@ -19,10 +20,68 @@ import { removalPolicyFor } from './stage';
  * 12 hours (a working day); `npm run access -- revoke` revokes them.
  */
 export const TOKEN_VALIDITY = Duration.minutes(15);
+/** Lifetime of refresh tokens: a working day. */
+export const REFRESH_TOKEN_VALIDITY = Duration.hours(12);
+
+/**
+ * The sign-in flows the app client allows, and nothing else: USER_PASSWORD_AUTH is what the
+ * docs, `npm run smoke` (bin/smoke.ts) and the local stack use. SRP is not allowed: nothing
+ * uses it, and Cognito does not check SRP sign-ins for compromised credentials, so allowing it
+ * would let a leaked password past that check.
+ */
+export const AUTH_FLOWS = { userPassword: true } as const;
+
+/** Cognito's mode for each `threatProtection` setting (lib/settings.ts). */
+export const THREAT_PROTECTION_MODE: Record<ThreatProtection, StandardThreatProtectionMode> = {
+  enforced: StandardThreatProtectionMode.FULL_FUNCTION,
+  audit: StandardThreatProtectionMode.AUDIT_ONLY,
+};
+
+/**
+ * What happens to each sign-in flow the client allows, in each mode: the AwsSolutions-COG2
+ * acknowledgement's reason, and the same words in docs/operations.md and docs/security.md
+ * (test/infra/identity.test.ts holds them together). Sources: Cognito developer guide,
+ * "Advanced security with threat protection" (compromised credentials are checked in
+ * username-password flows, not in SRP or custom authentication) and "Threat protection"
+ * (audit-only mode takes no action), checked 2026-11-25.
+ */
+export function threatProtectionReason(mode: ThreatProtection): string {
+  const mfa =
+    'MFA is OPTIONAL by product decision: staff are created by an administrator and get ' +
+    'tokens with the documented CLI flow (initiate-auth USER_PASSWORD_AUTH), which cannot ' +
+    'complete a forced TOTP enrolment. TOTP is enabled for every user to enrol. The app client ' +
+    'allows USER_PASSWORD_AUTH and REFRESH_TOKEN_AUTH only (no SRP, no custom auth). ';
+  const refresh =
+    'REFRESH_TOKEN_AUTH carries no password, so no compromised-credential check applies to ' +
+    `it: a refresh token lasts ${REFRESH_TOKEN_VALIDITY.toHours()} hours and ` +
+    'npm run access -- revoke ends it. Sign-up is off; no notification e-mails.';
+  if (mode === 'enforced')
+    return (
+      mfa +
+      'Plus threat protection runs in full-function mode (ENFORCED, threatProtection=enforced) ' +
+      'for all app clients (Identity/RiskConfiguration): a USER_PASSWORD_AUTH sign-in with ' +
+      'compromised credentials is blocked (the user must reset the password), and so is a ' +
+      'password change to a compromised password; every USER_PASSWORD_AUTH sign-in is scored ' +
+      'for account takeover risk: low is allowed, medium gets an MFA challenge if the user has ' +
+      'TOTP (allowed otherwise), high is blocked. ' +
+      refresh
+    );
+  return (
+    mfa +
+    'Plus threat protection runs in audit-only mode (AUDIT, threatProtection=audit): every ' +
+    'USER_PASSWORD_AUTH sign-in and password change is checked for compromised credentials ' +
+    'and scored for account takeover risk, and Cognito logs the result and publishes metrics, ' +
+    'but blocks and challenges nothing; the actions in Identity/RiskConfiguration take effect ' +
+    'only with threatProtection=enforced. ' +
+    refresh
+  );
+}
 
 export interface IdentityProps {
   /** A test stage's pool (lib/stage.ts): deleted with the stack. @default false */
   readonly disposable?: boolean;
+  /** @default 'enforced' */
+  readonly threatProtection?: ThreatProtection;
 }
 
 /**
@@ -37,6 +96,7 @@ export class Identity extends Construct {
   constructor(scope: Construct, id: string, props: IdentityProps = {}) {
     super(scope, id);
     const disposable = props.disposable ?? false;
+    const threatProtection = props.threatProtection ?? 'enforced';
 
     this.userPool = new UserPool(this, 'UserPool', {
       selfSignUpEnabled: false,
@@ -59,32 +119,24 @@ export class Identity extends Construct {
       // Plus: compromised-credential checks and adaptive authentication (RiskConfiguration below).
       // Staff pools are small, so the per-user price is negligible next to the data at stake.
       featurePlan: FeaturePlan.PLUS,
-      standardThreatProtectionMode: StandardThreatProtectionMode.FULL_FUNCTION,
+      standardThreatProtectionMode: THREAT_PROTECTION_MODE[threatProtection],
       deletionProtection: !disposable,
       removalPolicy: removalPolicyFor(disposable),
     });
     Validations.of(this.userPool).acknowledge({
       id: 'AwsSolutions-COG2',
-      reason:
-        'MFA is OPTIONAL by product decision: staff are created by an administrator and get ' +
-        'tokens with the documented CLI flow (initiate-auth USER_PASSWORD_AUTH), which cannot ' +
-        'complete a forced TOTP enrolment. TOTP is enabled for every user to enrol. Plus ' +
-        'threat protection (FULL_FUNCTION) is configured for all app clients ' +
-        '(Identity/RiskConfiguration): compromised credentials are blocked at sign-in, ' +
-        'password change and sign-up; account takeover risk low is allowed, medium gets an ' +
-        'MFA challenge if the user has TOTP (allowed otherwise), high is blocked; no ' +
-        'notification e-mails.',
+      reason: threatProtectionReason(threatProtection),
     });
 
     this.client = this.userPool.addClient('ApiClient', {
       // A public client (CLI, browser): a secret could not be kept secret there.
       generateSecret: false,
-      authFlows: { userPassword: true, userSrp: true },
+      authFlows: AUTH_FLOWS,
       // Tokens are obtained with InitiateAuth; no hosted UI, so no OAuth flows or callback URLs.
       disableOAuth: true,
       accessTokenValidity: TOKEN_VALIDITY,
       idTokenValidity: TOKEN_VALIDITY,
-      refreshTokenValidity: Duration.hours(12),
+      refreshTokenValidity: REFRESH_TOKEN_VALIDITY,
       enableTokenRevocation: true,
       preventUserExistenceErrors: true,
     });
@@ -95,7 +147,8 @@ export class Identity extends Construct {
     });
 
     // Threat protection as configured, not Cognito's defaults: the COG2 acknowledgement above
-    // relies on it. No action notifies: notification e-mails would need an SES identity.
+    // relies on it. The actions apply in full-function mode only (threatProtection=enforced).
+    // No action notifies: notification e-mails would need an SES identity.
     new CfnUserPoolRiskConfigurationAttachment(this, 'RiskConfiguration', {
       userPoolId: this.userPool.userPoolId,
       clientId: 'ALL',

@@ -1,4 +1,5 @@
 import type { Node } from 'constructs';
+import type { Stage } from './stage';
 import {
   DEFAULT_TIME_ZONE,
   URL_TTL_RULE,
@@ -43,7 +44,38 @@ export interface Settings {
    * API. Context `importConcurrency`.
    */
   readonly importConcurrency: number;
+  /**
+   * What the user pool's threat protection does (lib/identity.ts): `enforced` (Cognito's
+   * full-function mode: blocks and challenges as configured) or `audit` (audit-only: scores and
+   * logs every sign-in, blocks nothing). Context `threatProtection`; the default depends on the
+   * stage (defaultThreatProtection).
+   */
+  readonly threatProtection: ThreatProtection;
 }
+
+export const THREAT_PROTECTION_MODES = ['audit', 'enforced'] as const;
+export type ThreatProtection = (typeof THREAT_PROTECTION_MODES)[number];
+
+/**
+ * The one rule for a stage's default threat protection mode. A stage that keeps its data (the
+ * default stack, and every named stage not marked disposable) enforces: the team decided on
+ * full-function protection, and the default stack has run it since its first deploy, so a
+ * default of `audit` would silently weaken a pool already in production. A disposable stage
+ * audits: it holds test users and no customer data, and its sign-ins come from CI runners'
+ * ever-changing addresses, which Cognito scores as unfamiliar and could block in the middle of
+ * the smoke test. AWS advises two weeks or more of audit-only mode before full-function mode:
+ * a new production stage is deployed first with `-c threatProtection=audit`
+ * (docs/operations.md).
+ */
+export function defaultThreatProtection(stage: Pick<Stage, 'disposable'>): ThreatProtection {
+  return stage.disposable ? 'audit' : 'enforced';
+}
+
+function isThreatProtection(value: unknown): value is ThreatProtection {
+  return (THREAT_PROTECTION_MODES as readonly unknown[]).includes(value);
+}
+
+const THREAT_PROTECTION_RULE = `${THREAT_PROTECTION_MODES.join(' or ')}`;
 
 /**
  * The default concurrency, and the most allowed: a new on-demand table takes about 4,000 writes
@@ -59,6 +91,7 @@ export const DEFAULT_SETTINGS: Settings = {
   corsAllowOrigins: [],
   readBudgets: DEFAULT_READ_BUDGETS,
   importConcurrency: IMPORT_CONCURRENCY.default,
+  threatProtection: defaultThreatProtection({ disposable: false }),
 };
 
 export class SettingsError extends Error {
@@ -99,6 +132,10 @@ export function validateSettings(settings: Settings): Settings {
     throw new SettingsError(
       `importConcurrency must be a whole number from 1 to ${IMPORT_CONCURRENCY.max}, got: ${String(concurrency)}`,
     );
+  if (!isThreatProtection(settings.threatProtection))
+    throw new SettingsError(
+      `threatProtection must be ${THREAT_PROTECTION_RULE}, got: ${JSON.stringify(settings.threatProtection)}`,
+    );
   try {
     validateReadBudgets(settings.readBudgets);
   } catch (error) {
@@ -131,8 +168,14 @@ function list(raw: unknown): string[] {
     .filter((s) => s !== '');
 }
 
-/** Reads the settings from CDK context, falling back to the defaults. */
-export function settingsFromContext(node: Node): Settings {
+/**
+ * Reads the settings from CDK context, falling back to the defaults; those that depend on the
+ * stage (threat protection) take the stage's (lib/stage.ts `stageFromContext`).
+ */
+export function settingsFromContext(
+  node: Node,
+  stage: Pick<Stage, 'disposable'> = { disposable: false },
+): Settings {
   const ttl = node.tryGetContext('signatureUrlTtlSeconds') as unknown;
   const zone = node.tryGetContext('displayTimeZone') as unknown;
   let readBudgets: ReadBudgets;
@@ -154,7 +197,12 @@ export function settingsFromContext(node: Node): Settings {
     throw new SettingsError(
       `importConcurrency must be a whole number from 1 to ${IMPORT_CONCURRENCY.max}, got: ${JSON.stringify(concurrency)}`,
     );
+  const threatProtection = node.tryGetContext('threatProtection') as unknown;
   return validateSettings({
+    threatProtection:
+      threatProtection === undefined
+        ? defaultThreatProtection(stage)
+        : (threatProtection as ThreatProtection),
     importConcurrency: concurrency === undefined ? IMPORT_CONCURRENCY.default : Number(concurrency),
     signatureUrlTtlSeconds:
       ttl === undefined ? DEFAULT_SETTINGS.signatureUrlTtlSeconds : Number(ttl),

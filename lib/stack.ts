@@ -11,7 +11,12 @@ import { ImportDrop } from './import-drop';
 import { Monitoring } from './monitoring';
 import { PROJECT_ROOT } from './project-root';
 import { routes as defaultRoutes, type Route } from './routes';
-import { DEFAULT_SETTINGS, validateSettings, type Settings } from './settings';
+import {
+  DEFAULT_SETTINGS,
+  defaultThreatProtection,
+  validateSettings,
+  type Settings,
+} from './settings';
 import { DEFAULT_STAGE, removalPolicyFor, type Stage } from './stage';
 
 export interface ReadApiStackProps extends StackProps {
@@ -40,13 +45,18 @@ export class ReadApiStack extends Stack {
 
   constructor(scope: Construct, id: string, props: ReadApiStackProps = {}) {
     super(scope, id, props);
-    const settings = validateSettings(props.settings ?? DEFAULT_SETTINGS);
     const stage = (this.stage = props.stage ?? DEFAULT_STAGE);
+    const settings = validateSettings(
+      props.settings ?? { ...DEFAULT_SETTINGS, threatProtection: defaultThreatProtection(stage) },
+    );
     const { disposable } = stage;
     const routes = props.routes ?? defaultRoutes;
 
     this.data = new Data(this, 'Data', { disposable });
-    this.identity = new Identity(this, 'Identity', { disposable });
+    this.identity = new Identity(this, 'Identity', {
+      disposable,
+      threatProtection: settings.threatProtection,
+    });
     this.api = new Api(this, 'Api', {
       routes,
       projectRoot: PROJECT_ROOT,

@@ -1,14 +1,213 @@
 /**
- * Figures the code defines, as docs/operations.md states them: a statement of a figure that the
- * code no longer has fails here instead of misleading an operator.
+ * Figures the code defines, as README.md and docs/*.md state them: every statement of such a
+ * figure is built here from the constant that defines it (or from the synthesized template), so
+ * that changing the code's figure without the docs fails here instead of misleading a reader.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TOKEN_VALIDITY } from '../../lib/identity';
-import { TABLE_OPERATIONS } from '../../lib/monitoring';
+import { MAX_ID } from '../../core/ids';
+import { DEFAULT_READ_BUDGETS, READ_BUDGET_LIMITS } from '../../core/read-budgets';
+import { MAX_CHILDREN } from '../../core/records';
+import { URL_TTL_SECONDS } from '../../core/settings';
+import { MAX_LINE_BYTES } from '../../import/lines';
+import { DEFAULT_PART_BYTES, MAX_LISTED_PROBLEMS } from '../../import/parts';
+import { DEFAULT_THROTTLE } from '../../lib/api';
+import { ApiFunction } from '../../lib/api-function';
+import { TOP_READERS } from '../../lib/audit';
+import { REFRESH_TOKEN_VALIDITY, TOKEN_VALIDITY } from '../../lib/identity';
+import { IMPORT_RETENTION } from '../../lib/import-drop';
+import { TABLE_OPERATIONS, THRESHOLDS } from '../../lib/monitoring';
 import { PROJECT_ROOT } from '../../lib/project-root';
+import { IMPORT_CONCURRENCY } from '../../lib/settings';
+import { DEMO_OBJECT_KEYS } from '../../local/s3';
+import { resourcesOf, synthesize, type Synthesized } from './synth';
 
-const operations = readFileSync(join(PROJECT_ROOT, 'docs', 'operations.md'), 'utf8');
+const read = (path: string) => readFileSync(join(PROJECT_ROOT, path), 'utf8');
+const operations = read('docs/operations.md');
+
+let s: Synthesized;
+beforeAll(() => {
+  s = synthesize();
+});
+afterAll(() => s?.cleanup());
+
+/** A document with every run of white space (line breaks, table padding) made one space. */
+const flat = (path: string) => read(path).replace(/\s+/g, ' ');
+/** 1827 → "1,827", as the docs write figures of four digits and more in prose. */
+const n = (value: number) => value.toLocaleString('en-US');
+
+const ttl = URL_TTL_SECONDS;
+const budgets = DEFAULT_READ_BUDGETS;
+const limits = READ_BUDGET_LIMITS;
+const access = TOKEN_VALIDITY.toMinutes();
+const refresh = REFRESH_TOKEN_VALIDITY.toHours();
+const windowMinutes = budgets.windowSeconds / 60;
+const throttle = DEFAULT_THROTTLE;
+const period = THRESHOLDS.period.toMinutes();
+/** MAX_ID is 2^bits − 1. */
+const idBits = MAX_ID.toString(2).length;
+const mib = (bytes: number) => bytes / 1024 / 1024;
+
+/** [document, statement]: each statement as the document words it, built from the code's figure. */
+const STATEMENTS: [string, string][] = [
+  // Token lifetimes (lib/identity.ts).
+  ['docs/operations.md', `Tokens last ${access} minutes at most, refresh tokens ${refresh} hours`],
+  ['docs/operations.md', `the refresh token (${refresh} hours)`],
+  ['docs/security.md', `Access and ID tokens live ${access} minutes`],
+  ['docs/security.md', `refresh tokens ${refresh} hours: even a token nobody revokes`],
+  ['docs/security.md', `A copied access token works for up to ${access} minutes`],
+  ['docs/security.md', `mints new ones for up to ${refresh} hours`],
+  ['docs/architecture.md', `access token (${access} min)`],
+  // Read budgets and their window (core/read-budgets.ts).
+  [
+    'docs/operations.md',
+    `| \`readBudgetCustomers\` | \`${budgets.customers}\` | customer reads per user and window before a 429, 1..${limits.budgetMax} |`,
+  ],
+  [
+    'docs/operations.md',
+    `| \`readBudgetTransactions\` | \`${budgets.transactions}\` | transaction reads per user and window before a 429, 1..${limits.budgetMax} |`,
+  ],
+  [
+    'docs/operations.md',
+    `| \`readBudgetWindowSeconds\` | \`${budgets.windowSeconds}\` | the window in seconds, 1..${limits.windowSecondsMax} `,
+  ],
+  [
+    'docs/operations.md',
+    `| \`READ_BUDGET_CUSTOMERS\` | \`${budgets.customers}\` | customer reads per user and window before 429 (SPEC 8), 1 to ${limits.budgetMax} |`,
+  ],
+  [
+    'docs/operations.md',
+    `| \`READ_BUDGET_TRANSACTIONS\` | \`${budgets.transactions}\` | transaction reads per user and window, 1 to ${limits.budgetMax} |`,
+  ],
+  [
+    'docs/operations.md',
+    `| \`READ_BUDGET_WINDOW_SECONDS\` | \`${budgets.windowSeconds}\` | the budgets' window, 1 to ${limits.windowSecondsMax} s |`,
+  ],
+  [
+    'docs/security.md',
+    `Each user may make ${budgets.customers} customer and ${budgets.transactions} transaction reads per ${windowMinutes} minutes`,
+  ],
+  [
+    'docs/security.md',
+    `can read ${budgets.customers} customers and ${budgets.transactions} transactions every ${windowMinutes} minutes`,
+  ],
+  // Presigned URL lifetime (core/settings.ts).
+  [
+    'docs/operations.md',
+    `| \`signatureUrlTtlSeconds\` | \`${ttl.default}\` | lifetime of presigned file URLs, ${ttl.min}..${ttl.max} s`,
+  ],
+  [
+    'docs/operations.md',
+    `| \`SIGNATURE_URL_TTL_SECONDS\` | \`${ttl.default}\` | lifetime of presigned file URLs, ${ttl.min} to ${ttl.max} |`,
+  ],
+  ['docs/operations.md', `a TTL outside ${ttl.min}..${ttl.max}`],
+  [
+    'docs/security.md',
+    `TTL at most ${ttl.max} s.** \`SIGNATURE_URL_TTL_SECONDS\` (default ${ttl.default})`,
+  ],
+  ['docs/security.md', `\`X-Amz-Expires\` over ${ttl.max}`],
+  ['docs/api.md', `\`X-Amz-Expires\` of ${ttl.min} to ${ttl.max}`],
+  ['docs/architecture.md', `a TTL of at most ${ttl.max} s`],
+  ['README.md', `paste one into a browser within ${ttl.default / 60} minutes`],
+  // Ids (core/ids.ts).
+  ['docs/api.md', `are at most 2^${idBits}−1`],
+  ['docs/api.md', `or over 2^${idBits}−1)`],
+  ['docs/security.md', `at most 2^${idBits}-1)`],
+  ['docs/import.md', `JSON integers of at most 2^${idBits}−1`],
+  // The import (lib/settings.ts, lib/import-drop.ts, import/, core/records.ts).
+  [
+    'docs/operations.md',
+    `| \`importConcurrency\` | \`${IMPORT_CONCURRENCY.default}\` | parts of an import file checked or written at once, 1..${IMPORT_CONCURRENCY.max} `,
+  ],
+  ['docs/import.md', `\`IMPORT_PART_BYTES\`, default ${mib(DEFAULT_PART_BYTES)} MiB`],
+  ['docs/import.md', `a line at most ${mib(MAX_LINE_BYTES)} MiB`],
+  ['docs/import.md', `at most ${n(MAX_CHILDREN)} currency lines or risk assessments`],
+  ['docs/import.md', `lists all of them or the first ${n(MAX_LISTED_PROBLEMS)};`],
+  [
+    'docs/security.md',
+    `under \`work/\` **${IMPORT_RETENTION.filesDays} days** (an earlier version of a key ${IMPORT_RETENTION.noncurrentDays} days)`,
+  ],
+  [
+    'docs/security.md',
+    `are kept ${n(IMPORT_RETENTION.reportsDays)} days, as the audit trail they belong to`,
+  ],
+  // Stage throttle (lib/api.ts) and the functions (lib/api-function.ts).
+  [
+    'docs/operations.md',
+    `the stage's limit (${throttle.rateLimit} requests/s, burst ${throttle.burstLimit})`,
+  ],
+  ['docs/operations.md', `the stage allows ${throttle.rateLimit}/s`],
+  [
+    'docs/security.md',
+    `the stage throttle (${throttle.rateLimit} requests/s, burst ${throttle.burstLimit})`,
+  ],
+  [
+    'docs/architecture.md',
+    `Stage throttling (${throttle.rateLimit} requests/s, burst ${throttle.burstLimit}`,
+  ],
+  [
+    'docs/api.md',
+    `throttle (${throttle.rateLimit} requests a second, bursts of ${throttle.burstLimit}, per stage)`,
+  ],
+  [
+    'docs/api.md',
+    `API Gateway's throttle (${throttle.rateLimit} a second, bursts of ${throttle.burstLimit})`,
+  ],
+  ['docs/operations.md', `the third of a core a ${ApiFunction.MEMORY_MB} MB Lambda gets`],
+  // Alarm thresholds (lib/monitoring.ts THRESHOLDS) and the top readers (lib/audit.ts).
+  ['docs/operations.md', `Periods are ${period} minutes`],
+  ['docs/operations.md', `more than ${THRESHOLDS.route5xxAbove} answers of 5xx in ${period} min`],
+  [
+    'docs/operations.md',
+    `p99 over ${THRESHOLDS.routeP99.toSeconds()} s for ${THRESHOLDS.routeP99Periods} periods in a row (${THRESHOLDS.routeP99Periods * period} min)`,
+  ],
+  [
+    'docs/operations.md',
+    `slowest invocation over ${THRESHOLDS.durationNearTimeout.toSeconds()} s (${(100 * THRESHOLDS.durationNearTimeout.toMilliseconds()) / ApiFunction.TIMEOUT.toMilliseconds()} % of the ${ApiFunction.TIMEOUT.toSeconds()} s timeout)`,
+  ],
+  [
+    'docs/operations.md',
+    `${THRESHOLDS.authRefusalsAtLeast} or more 401/403 answers in ${period} min`,
+  ],
+  ['docs/operations.md', `the widget shows the ${TOP_READERS} largest`],
+];
+
+test.each(STATEMENTS)('%s states the figure the code has: %s', (path, statement) => {
+  expect({ path, found: flat(path).includes(statement) }).toEqual({ path, found: true });
+});
+
+test('the alarms with no tolerance say "any"', () => {
+  // Thresholds of 0: any one event fires; the table says "any" for them.
+  expect(THRESHOLDS.functionErrorsAbove).toBe(0);
+  expect(THRESHOLDS.functionThrottlesAbove).toBe(0);
+  expect(THRESHOLDS.dynamoReadThrottlesAbove).toBe(0);
+  expect(flat('docs/operations.md')).toContain(
+    '| `Table-Read-Throttled-Events` | any throttled read |',
+  );
+});
+
+test('log retention: every log group of the stack keeps what the docs say', () => {
+  const days = new Set(
+    resourcesOf(s.json, 'AWS::Logs::LogGroup').map(
+      ([, r]) => r.Properties!.RetentionInDays as number,
+    ),
+  );
+  expect(days.size).toBe(1);
+  const [retention] = [...days] as [number];
+  expect(retention).toBe(IMPORT_RETENTION.reportsDays);
+  const years = Math.round(retention / 365.25);
+  for (const [path, statement] of [
+    ['docs/operations.md', `The function log groups and the access log keep ${n(retention)} days`],
+    ['docs/operations.md', `in the import functions' log groups, kept ${n(retention)} days`],
+    ['docs/security.md', `Both log groups keep ${n(retention)} days (${years} years)`],
+    ['docs/security.md', `Kept ${n(retention)} days (SPEC 8)`],
+    ['docs/architecture.md', `Logs are kept ${n(retention)} days (${years} years`],
+    ['docs/architecture.md', `keep them ${n(retention)} days`],
+  ] as const)
+    expect({ path, statement, found: flat(path).includes(statement) }).toMatchObject({
+      found: true,
+    });
+});
 
 test('the access token lifetime', () => {
   expect(operations).toContain(`valid for ${TOKEN_VALIDITY.toMinutes()} minutes`);
@@ -19,4 +218,43 @@ test('the operations the DynamoDB system-error alarm sums', () => {
   const names = TABLE_OPERATIONS.join(', ').replace(/, (\w+)$/, ' or $1');
   expect(operations).toContain(`any internal error of ${names}`);
   expect(operations).toContain(TABLE_OPERATIONS.map((op) => `FILL(systemError${op},0)`).join('+'));
+});
+
+/** The deploy guide, from its heading to the next section of the same level. */
+function deploySection(): string {
+  const start = operations.indexOf('## Deploying to AWS');
+  const end = operations.indexOf('\n## ', start + 1);
+  return operations.slice(start, end);
+}
+
+test('the deploy guide uploads every demo file the demo data points to, as the local stack does', () => {
+  const uploaded = [
+    ...deploySection().matchAll(/aws s3 cp \S+ "s3:\/\/\$BUCKET_NAME\/([^"]+)"/g),
+  ].map((m) => m[1]);
+  expect(uploaded.length).toBeGreaterThan(0);
+  for (const key of DEMO_OBJECT_KEYS) expect(uploaded).toContain(key);
+});
+
+test('the deploy guide names the approval prompt and what --require-approval can be', () => {
+  const section = deploySection().replace(/\s+/g, ' ');
+  expect(section).toContain('Do you wish to deploy these changes (y/n)?');
+  for (const level of ['never', 'any-change', 'broadening', 'destructive'])
+    expect(section).toMatch(new RegExp('`(--require-approval )?' + level + '`'));
+});
+
+test('the cost table counts the alarms and alarm metrics the stack synthesizes', () => {
+  const alarms = resourcesOf(s.json, 'AWS::CloudWatch::Alarm');
+  // A math alarm is billed per metric it reads; a plain alarm reads one.
+  const metrics = alarms.reduce(
+    (sum, [, alarm]) =>
+      sum +
+      ((alarm.Properties!.Metrics as { MetricStat?: unknown }[] | undefined)?.filter(
+        (m) => m.MetricStat,
+      ).length ?? 1),
+    0,
+  );
+  const section = flat('docs/operations.md');
+  expect(section).toContain(
+    `| CloudWatch alarms: ${alarms.length} alarms, ${metrics} alarm metrics (math alarms count each metric) | $0.10 per standard-resolution alarm metric | $${(metrics * 0.1).toFixed(2)} |`,
+  );
 });

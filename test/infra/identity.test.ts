@@ -1,12 +1,47 @@
 /** The Cognito user pool, its one app client, the customer-readers group and its threat protection. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Validations } from 'aws-cdk-lib';
-import { onlyResource, synthesize, type Synthesized } from './synth';
+import type { IConstruct } from 'constructs';
+import { threatProtectionReason } from '../../lib/identity';
+import { PROJECT_ROOT } from '../../lib/project-root';
+import {
+  DISPOSABLE_DEV_CONTEXT,
+  onlyResource,
+  synthesize,
+  type CfnTemplate,
+  type Synthesized,
+} from './synth';
 
 let s: Synthesized;
+let dev: Synthesized;
 beforeAll(() => {
   s = synthesize();
+  dev = synthesize({ context: DISPOSABLE_DEV_CONTEXT });
 });
-afterAll(() => s?.cleanup());
+afterAll(() => {
+  s?.cleanup();
+  dev?.cleanup();
+});
+
+function cog2Reason(pool: IConstruct): string | undefined {
+  const acknowledged = pool.node.metadata
+    .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+    .map((m) => m.data as Record<string, string>);
+  return Object.entries(Object.assign({}, ...acknowledged) as Record<string, string>).find(([id]) =>
+    id.endsWith('AwsSolutions-COG2'),
+  )?.[1];
+}
+
+function explicitAuthFlows(json: CfnTemplate): string[] {
+  const [, client] = onlyResource(json, 'AWS::Cognito::UserPoolClient');
+  return [...(client.Properties!.ExplicitAuthFlows as string[])].sort();
+}
+
+function advancedSecurityMode(json: CfnTemplate): string {
+  const [, pool] = onlyResource(json, 'AWS::Cognito::UserPool');
+  return pool.Properties!.UserPoolAddOns.AdvancedSecurityMode as string;
+}
 
 test('the pool: no self sign-up, sign-in by e-mail, strong passwords, optional TOTP MFA, retained', () => {
   const [, pool] = onlyResource(s.json, 'AWS::Cognito::UserPool');
@@ -36,16 +71,43 @@ test('the pool is on the Plus plan with threat protection enforced', () => {
   });
 });
 
+/** Issue 23: the mode is a stage setting; a disposable stage (CI's smoke) audits by default. */
+test('threat protection mode per stage and per -c threatProtection', () => {
+  expect(advancedSecurityMode(s.json)).toBe('ENFORCED');
+  expect(advancedSecurityMode(dev.json)).toBe('AUDIT');
+  const cases = [
+    [{ threatProtection: 'audit' }, 'AUDIT'],
+    [{ ...DISPOSABLE_DEV_CONTEXT, threatProtection: 'enforced' }, 'ENFORCED'],
+  ] as const;
+  for (const [context, mode] of cases) {
+    const other = synthesize({ context });
+    try {
+      expect(advancedSecurityMode(other.json)).toBe(mode);
+      // Still the Plus plan and the same configured actions: only the mode changes.
+      const [, pool] = onlyResource(other.json, 'AWS::Cognito::UserPool');
+      expect(pool.Properties!.UserPoolTier).toBe('PLUS');
+      onlyResource(other.json, 'AWS::Cognito::UserPoolRiskConfigurationAttachment');
+      expect(cog2Reason(other.stack.identity.userPool)).toBe(
+        threatProtectionReason(mode === 'AUDIT' ? 'audit' : 'enforced'),
+      );
+    } finally {
+      other.cleanup();
+    }
+  }
+});
+
 const MINUTES: Record<string, number> = { seconds: 1 / 60, minutes: 1, hours: 60, days: 1440 };
 
-test('the one app client: no secret, USER_PASSWORD_AUTH and SRP only, tokens valid 15 minutes at most', () => {
+test('the one app client: no secret, USER_PASSWORD_AUTH and refresh only, tokens valid 15 minutes at most', () => {
   const [, client] = onlyResource(s.json, 'AWS::Cognito::UserPoolClient');
   const p = client.Properties!;
   expect(p.UserPoolId).toEqual({ Ref: s.logicalId(s.stack.identity.userPool) });
   expect(p.GenerateSecret).not.toBe(true);
-  expect([...p.ExplicitAuthFlows].sort()).toEqual(
-    ['ALLOW_REFRESH_TOKEN_AUTH', 'ALLOW_USER_PASSWORD_AUTH', 'ALLOW_USER_SRP_AUTH'].sort(),
-  );
+  // No SRP: nothing signs in with it, and Cognito does not check it for compromised credentials.
+  expect(explicitAuthFlows(s.json)).toEqual([
+    'ALLOW_REFRESH_TOKEN_AUTH',
+    'ALLOW_USER_PASSWORD_AUTH',
+  ]);
   expect(p.AllowedOAuthFlows).toBeUndefined();
   expect(p.AllowedOAuthFlowsUserPoolClient).not.toBe(true);
   // CloudFormation's default unit is hours for access and id tokens.
@@ -88,18 +150,54 @@ test('threat protection is configured: compromised credentials blocked, account 
   });
 });
 
+/**
+ * What Cognito checks per flow (developer guide, "Advanced security with threat protection",
+ * checked 2026-11-25): compromised credentials in username-password flows only, "not in secure
+ * remote password (SRP) or custom authentication"; a refresh carries no password at all.
+ */
+const COMPROMISED_CREDENTIALS_CHECKED = new Set([
+  'ALLOW_USER_PASSWORD_AUTH',
+  'ALLOW_ADMIN_USER_PASSWORD_AUTH',
+]);
+
+describe.each([
+  ['default stage (enforced)', () => s],
+  ['disposable dev stage (audit)', () => dev],
+])('%s: the COG2 acknowledgement says what happens to each flow the client allows', (_n, get) => {
+  test('it names every allowed flow, and claims no compromised-credential check for a flow without one', () => {
+    const reason = cog2Reason(get().stack.identity.userPool)!;
+    const enforced = advancedSecurityMode(get().json) === 'ENFORCED';
+    for (const flow of explicitAuthFlows(get().json)) {
+      const name = flow.replace(/^ALLOW_/, '');
+      expect([flow, reason.includes(name)]).toEqual([flow, true]);
+      if (!COMPROMISED_CREDENTIALS_CHECKED.has(flow))
+        expect([flow, reason]).toEqual([
+          flow,
+          expect.stringMatching(new RegExp(`${name}[^.]*no compromised-credential check`)),
+        ]);
+    }
+    // Blocking is claimed exactly when the mode enforces it, and audit mode says it blocks nothing.
+    expect(/compromised credentials is blocked/.test(reason)).toBe(enforced);
+    expect(/blocks and challenges nothing/.test(reason)).toBe(!enforced);
+    // The old wording claimed blocking "at sign-in" for every flow, SRP included.
+    expect(reason).not.toMatch(/compromised credentials are blocked at sign-in/);
+  });
+
+  test('docs/operations.md states the reason word for word', () => {
+    const operations = readFileSync(join(PROJECT_ROOT, 'docs', 'operations.md'), 'utf8');
+    const reason = cog2Reason(get().stack.identity.userPool)!;
+    const flat = operations.replace(/\s+/g, ' ');
+    expect({ inDocs: flat.includes(reason), reason }).toEqual({ inDocs: true, reason });
+  });
+});
+
 test('the COG2 acknowledgement says what is configured, and only that', () => {
-  const acknowledged = s.stack.identity.userPool.node.metadata
-    .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
-    .map((m) => m.data as Record<string, string>);
-  const reason = Object.entries(Object.assign({}, ...acknowledged) as Record<string, string>).find(
-    ([id]) => id.endsWith('AwsSolutions-COG2'),
-  )?.[1];
+  const reason = cog2Reason(s.stack.identity.userPool);
   expect(reason).toContain(
-    'compromised credentials are blocked at sign-in, password change and sign-up; account ' +
-      'takeover risk low is allowed, medium gets an MFA challenge if the user has TOTP (allowed ' +
-      'otherwise), high is blocked; no notification e-mails.',
+    'account takeover risk: low is allowed, medium gets an MFA challenge if the user has TOTP ' +
+      '(allowed otherwise), high is blocked.',
   );
+  expect(reason).toContain('no notification e-mails.');
   // The earlier wording promised a challenge for every risky sign-in of enrolled users.
   expect(reason).not.toMatch(/challenges risky sign-ins/);
 });

@@ -2,6 +2,7 @@
 import { App } from 'aws-cdk-lib';
 import { createApp } from '../../lib/app';
 import { DEFAULT_SETTINGS, settingsFromContext } from '../../lib/settings';
+import { stageFromContext } from '../../lib/stage';
 import {
   CDK_JSON_CONTEXT,
   onlyResource,
@@ -36,7 +37,19 @@ test('cdk.json holds the documented defaults: TTL 300 s, UTC, no CORS, SPEC 8 re
     corsAllowOrigins: [],
     readBudgets: { customers: 60, transactions: 300, windowSeconds: 300 },
     importConcurrency: 10,
+    threatProtection: 'enforced',
   });
+});
+
+test('threat protection: enforced by default, audited by default in a disposable stage, -c overrides', () => {
+  const read = (context: Record<string, unknown>) =>
+    settingsFromContext(new App({ context }).node, stageFromContext(new App({ context }).node))
+      .threatProtection;
+  expect(read({})).toBe('enforced');
+  expect(read({ stage: 'staging' })).toBe('enforced');
+  expect(read({ stage: 'ci', disposable: 'true' })).toBe('audit');
+  expect(read({ threatProtection: 'audit' })).toBe('audit');
+  expect(read({ stage: 'ci', disposable: 'true', threatProtection: 'enforced' })).toBe('enforced');
 });
 
 test('context values reach every function environment', () => {
@@ -96,6 +109,8 @@ test.each([
   [{ importConcurrency: '0' }, /importConcurrency/],
   [{ importConcurrency: '2.5' }, /importConcurrency/],
   [{ importConcurrency: 1001 }, /importConcurrency must be a whole number from 1 to 1000/],
+  [{ threatProtection: 'off' }, /threatProtection must be audit or enforced, got: "off"/],
+  [{ threatProtection: 'ENFORCED' }, /threatProtection must be audit or enforced/],
 ])('synth refuses context %j', (context, message) => {
   expect(() => createApp({ context: { ...CDK_JSON_CONTEXT, ...context } })).toThrow(message);
 });
