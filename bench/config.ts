@@ -46,7 +46,7 @@ export type Section = (typeof SECTIONS)[number];
 export function benchConfig(quick: boolean) {
   return {
     coldRuns: quick ? 6 : 40,
-    firstRuns: quick ? 5 : 40,
+    firstRuns: quick ? 5 : 60,
     warmIterations: quick ? 200 : 1500,
     warmWarmup: quick ? 50 : 1000,
     repeat: 20,
