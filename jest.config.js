@@ -5,7 +5,8 @@
  * other platforms' binaries of native packages, which `npm ci` then refuses.
  */
 export default {
-  testEnvironment: 'node',
+  // What the code under test logs is shown only for a failing test: see the environment.
+  testEnvironment: '<rootDir>/test/support/quiet-environment.ts',
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],

@@ -14,6 +14,17 @@ import { TEST_CREDENTIALS } from './dynamodb';
 
 export { MANY_READS } from './budgets';
 
+/**
+ * The handlers' clients of this test file: destroyed after its tests, before the file's own
+ * afterAll stops the table (this hook is registered first, when the file imports this module),
+ * so that no keep-alive socket outlives the file and holds the jest worker open.
+ */
+const clients = new Set<DynamoDBClient>();
+afterAll(() => {
+  for (const client of clients) client.destroy();
+  clients.clear();
+});
+
 /** The environment a function would have, pointed at emulators; `extra` as Lambda would set it. */
 export function functionEnv(
   endpoint: string,
@@ -48,6 +59,7 @@ export function testHandlers(
     endpoint: config.dynamoDbEndpoint,
     credentials: TEST_CREDENTIALS,
   });
+  clients.add(client);
   options.instrument?.(client);
   const runtime = createRuntime(config, {
     audit: options.audit,
