@@ -9,7 +9,12 @@ import {
   SystemLogLevel,
   Tracing,
 } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import {
+  LogLevel,
+  NodejsFunction,
+  OutputFormat,
+  type BundlingOptions,
+} from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
@@ -64,6 +69,8 @@ export const BUNDLING: BundlingOptions = {
   sourceMap: false,
   // Prefer ES module builds of dependencies: better tree shaking of the AWS SDK.
   mainFields: ['module', 'main'],
+  // Warnings and errors only: not a size line per function in every synth (and test run).
+  logLevel: LogLevel.WARNING,
   // Bundle the AWS SDK too: a pinned, tested version instead of the one in the runtime.
   externalModules: [],
   // CommonJS dependencies inside an ES module bundle still call require().

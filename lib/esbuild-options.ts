@@ -11,8 +11,8 @@ import type { BuildOptions } from 'esbuild';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { PROJECT_ROOT } from './project-root';
 
-/** Options that do not change the bundle (where it is built, or Docker's platform). */
-const NO_EFFECT = new Set(['forceDockerBundling', 'platform']);
+/** Options that do not change the bundle (where it is built, Docker's platform, what esbuild prints). */
+const NO_EFFECT = new Set(['forceDockerBundling', 'platform', 'logLevel']);
 const TRANSLATED = new Set([
   'format',
   'target',
