@@ -2,7 +2,7 @@
  * Cognito's clock, as `npm run access` sees it (SPEC 8). A token's `iat` is stamped by Cognito,
  * so the not-before instant the command writes must come from Cognito's clock, not from the
  * operator's machine, whose clock may be minutes off. Every Cognito answer carries an HTTP `Date`
- * header (whole seconds, rounded down); a middleware on the client records the latest one with
+ * header (whole seconds, rounded down); a middleware on the client records the highest one with
  * the monotonic instant it arrived, which no setting of the machine's clock moves.
  *
  * Rounding: a response dated S was made at a server time in [S, S+1), after the request arrived,
@@ -17,7 +17,7 @@ export class NoServerTimeError extends Error {
 }
 
 export interface ServerClock {
-  /** The second of the latest Cognito answer (epoch seconds); throws if none had a Date. */
+  /** The highest second of Cognito's answers (epoch seconds); throws if none had a Date. */
   lastSecond(): number;
   /** Resolves once Cognito's clock has certainly reached `epochSecond`. */
   waitUntil(epochSecond: number): Promise<void>;
@@ -42,7 +42,9 @@ export function createServerClock(monotonic: Monotonic = () => performance.now()
     observe(date) {
       const ms = date === undefined ? NaN : Date.parse(date);
       if (Number.isNaN(ms)) return;
-      last = { second: Math.floor(ms / 1000), at: monotonic() };
+      // The highest second seen, not the latest: hosts a second apart never move it back.
+      const second = Math.floor(ms / 1000);
+      if (!last || second >= last.second) last = { second, at: monotonic() };
     },
     lastSecond() {
       if (!last) {

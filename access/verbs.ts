@@ -12,14 +12,16 @@
  *    them, because Cognito refuses AdminUserGlobalSignOut for a disabled user ("User is
  *    disabled"): the other order would leave their refresh tokens alive for the day they are
  *    enabled again. On a user already disabled the refusal is taken as it is (a disabled user
- *    cannot refresh, and `enable` signs them out everywhere before anything else can).
+ *    cannot refresh, and `enable` voids every token from before it).
  * 3. Table again: the instant moved past the Cognito calls, so that a token issued while they
  *    ran (a refresh before the sign-out, a sign-in before the disable, a refresh before the group
  *    is removed) is void too. The command then returns once Cognito's clock has reached it, so a
  *    token issued after it returns is not caught by it.
  *
- * The undoing verbs (enable, add-group) change Cognito only: the instants stay, so tokens that
- * were voided stay void, and a new sign-in gets the access back.
+ * The undoing verbs give access back to new sign-ins only. add-group changes Cognito only (the
+ * group's instant stays); enable enables the user, signs them out everywhere, then moves `nbf`
+ * past those calls, so no token from before it (one a surviving refresh token minted between
+ * the two calls included) comes back.
  */
 import { groupNotBefore, NOT_BEFORE } from '../core/access-state';
 import { writeNotBefore } from './access-state-table';
@@ -67,6 +69,9 @@ export class VerbIncompleteError extends Error {
     super(`${failed} failed: ${e.name}: ${e.message}`);
   }
 }
+
+/** How far ahead of Cognito's clock a stored instant may be for the command to wait for it. */
+const MAX_WAIT_SECONDS = 120;
 
 const SIGNED_OUT =
   'Cognito: signed out everywhere, every refresh token revoked (AdminUserGlobalSignOut)';
@@ -117,7 +122,17 @@ function stepsOf(target: AccessTarget, verb: Verb, user: StaffUser, group?: stri
         attribute,
         notBefore: wanted,
       });
-      if (last) await clock.waitUntil(wanted);
+      if (last) {
+        // A stored instant later than ours (an earlier run's) is kept; a sign-in works only
+        // once Cognito's clock has passed it, so the command waits for it too, within reason.
+        const ahead = write.notBefore - wanted;
+        if (ahead > MAX_WAIT_SECONDS)
+          throw new Error(
+            `${write.attribute} in the table is ${ahead} s ahead of Cognito's clock ` +
+              `(${new Date(write.notBefore * 1000).toISOString()}): sign-ins work only after it`,
+          );
+        await clock.waitUntil(Math.max(wanted, write.notBefore));
+      }
       return (
         `Table: ${what} issued before ${new Date(write.notBefore * 1000).toISOString()} ` +
         `(Cognito's clock) are refused from the next request ` +
@@ -125,11 +140,21 @@ function stepsOf(target: AccessTarget, verb: Verb, user: StaffUser, group?: stri
       );
     },
   });
+  /** Cognito refuses a global sign-out for a disabled user: that refusal is the verb's end. */
   const signOut: Step = {
     todo: 'Cognito: sign out everywhere (AdminUserGlobalSignOut)',
     async run() {
-      await globalSignOut(pool, user.username);
-      return SIGNED_OUT;
+      try {
+        await globalSignOut(pool, user.username);
+        return SIGNED_OUT;
+      } catch (error) {
+        if (!isUserDisabledRefusal(error)) throw error;
+        return (
+          'Cognito: global sign-out refused, the user is already disabled ' +
+          '(AdminUserGlobalSignOut); a disabled user cannot refresh, and `enable` voids ' +
+          'every token from before it'
+        );
+      }
     },
   };
 
@@ -144,21 +169,7 @@ function stepsOf(target: AccessTarget, verb: Verb, user: StaffUser, group?: stri
     case 'offboard':
       return [
         notBefore(NOT_BEFORE, 'Tokens', false),
-        {
-          todo: signOut.todo,
-          async run() {
-            try {
-              return await signOut.run();
-            } catch (error) {
-              if (!isUserDisabledRefusal(error)) throw error;
-              return (
-                'Cognito: global sign-out refused, the user is already disabled ' +
-                '(AdminUserGlobalSignOut); a disabled user cannot refresh, and `enable` signs ' +
-                'them out everywhere'
-              );
-            }
-          },
-        },
+        signOut,
         {
           todo: 'Cognito: disable the user (AdminDisableUser)',
           async run() {
@@ -205,11 +216,9 @@ function stepsOf(target: AccessTarget, verb: Verb, user: StaffUser, group?: stri
             return `${SIGNED_OUT}: no session from before comes back, they sign in again`;
           },
         },
-        {
-          todo: '',
-          run: async () =>
-            `Table: unchanged; tokens voided by an earlier revoke or offboard stay void (${NOT_BEFORE}).`,
-        },
+        // A refresh token that outlived the offboard (its sign-out refused) could mint a token
+        // between the enable and the sign-out: voided, and a sign-in after the command works.
+        notBefore(NOT_BEFORE, 'Tokens', true),
       ];
     case 'add-group': {
       const g = group!;

@@ -346,7 +346,7 @@ describe('in Cognito and in the table', () => {
     expect(result.stderr).not.toMatch(/^\s+at /m);
   });
 
-  test('enable: an offboarded user may sign in again; the table is left as it was', async () => {
+  test('enable: an offboarded user may sign in again; nbf moves past the enable, so no token from before it comes back', async () => {
     const user = await staffUser('enable-cli@example.com');
     expect((await access('offboard', user.email)).code).toBe(0);
     const voided = await accessState(user.sub);
@@ -356,8 +356,9 @@ describe('in Cognito and in the table', () => {
     expect(result.stdout).toContain(`enable: user ${user.username} (sub ${user.sub})`);
     expect(result.stdout).toContain('AdminEnableUser');
     expect(await isEnabled(user.username)).toBe(true);
-    expect(await accessState(user.sub)).toEqual(voided);
-    expect((await signIn(user.email)).iat).toBeGreaterThanOrEqual(voided!.nbf!);
+    const after = await accessState(user.sub);
+    expect(after!.nbf!).toBeGreaterThan(voided!.nbf!);
+    expect((await signIn(user.email)).iat).toBeGreaterThanOrEqual(after!.nbf!);
     // Again: nothing left to do, and it says so.
     expect((await access('enable', user.email)).stdout).toContain('already enabled');
   });
@@ -410,6 +411,17 @@ describe('when a step fails half-way', () => {
     expect(again).toMatchObject({ code: 0, stderr: '' });
     expect(again.stdout).toContain('global sign-out refused, the user is already disabled');
     expect(again.stdout).toContain('user was already disabled');
+    expect((await accessState(user.sub))!.nbf).toBeGreaterThanOrEqual(before.iat + 1);
+  });
+
+  test('revoke of a disabled user: the refused sign-out is reported, and it ends OK (a re-run does not fail for ever)', async () => {
+    const user = await staffUser('revoke-disabled@example.com');
+    const before = await signIn(user.email);
+    expect((await access('offboard', user.email)).code).toBe(0);
+
+    const revoked = await access('revoke', user.email);
+    expect(revoked).toMatchObject({ code: 0, stderr: '' });
+    expect(revoked.stdout).toContain('global sign-out refused, the user is already disabled');
     expect((await accessState(user.sub))!.nbf).toBeGreaterThanOrEqual(before.iat + 1);
   });
 

@@ -27,3 +27,12 @@ test('waitUntil(S + 1) waits out what is left of the second, by the monotonic cl
   await clock.waitUntil(s + 1);
   expect(performance.now() - again).toBeLessThan(30);
 });
+
+test('an answer dated a second earlier (another host) never moves the clock back', () => {
+  const clock = createServerClock(() => 0);
+  clock.observe('Wed, 25 Nov 2026 19:00:05 GMT');
+  clock.observe('Wed, 25 Nov 2026 19:00:04 GMT');
+  expect(clock.lastSecond()).toBe(Date.parse('2026-11-25T19:00:05Z') / 1000);
+  clock.observe('Wed, 25 Nov 2026 19:00:06 GMT');
+  expect(clock.lastSecond()).toBe(Date.parse('2026-11-25T19:00:06Z') / 1000);
+});
