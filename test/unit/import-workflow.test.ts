@@ -10,7 +10,7 @@ import { IMPORT_TIMEOUT_SECONDS, importWorkflowDefinition } from '../../lib/impo
 import { localDefinition } from '../../local/import-runner';
 
 const arn = (name: string) => `arn:aws:lambda:eu-west-1:123456789012:function:${name}`;
-const definition = localDefinition(
+const stage = (concurrency: number) =>
   importWorkflowDefinition({
     planFunctionArn: arn('plan'),
     checkPartFunctionArn: arn('check-part'),
@@ -19,9 +19,9 @@ const definition = localDefinition(
     reportFunctionArn: arn('report'),
     importBucketName: 'imports',
     alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms',
-    concurrency: 2,
-  }),
-);
+    concurrency,
+  });
+const definition = localDefinition(stage(2));
 
 const input = { bucket: 'imports', key: 'incoming/a.jsonl', versionId: 'v1' };
 const IMPORT_ID = 'import-1';
@@ -136,17 +136,7 @@ test('a version already imported: nothing checked or written again, no new repor
 });
 
 test('a hung import ends at the workflow timeout (the timed-out alarm fires), hours past the backfill', () => {
-  const stage = importWorkflowDefinition({
-    planFunctionArn: arn('plan'),
-    checkPartFunctionArn: arn('check-part'),
-    verifyFunctionArn: arn('verify'),
-    writePartFunctionArn: arn('write-part'),
-    reportFunctionArn: arn('report'),
-    importBucketName: 'imports',
-    alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms',
-    concurrency: 10,
-  });
-  expect(stage.TimeoutSeconds).toBe(IMPORT_TIMEOUT_SECONDS);
+  expect(stage(10).TimeoutSeconds).toBe(IMPORT_TIMEOUT_SECONDS);
   // docs/performance.md: the 18-million-record backfill, about 2 hours at the default concurrency.
   expect(IMPORT_TIMEOUT_SECONDS).toBeGreaterThanOrEqual(4 * 3600);
   expect(IMPORT_TIMEOUT_SECONDS).toBeLessThanOrEqual(24 * 3600);
