@@ -2,6 +2,7 @@
  * `npm run --silent token -- <username>`: prints only an access token of a local demo user, from
  * the running local stack (`npm start`). Errors go to stderr with a non-zero exit status.
  */
+import { isUserDisabledRefusal } from '../access/cognito-actions';
 import { DEMO_PASSWORD, DEMO_USERS, cognitoClient, signIn } from '../local/cognito';
 import { incompleteState, readLocalState, type LocalState } from '../local/state';
 const known = DEMO_USERS.map((u) => u.username).join(', ');
@@ -48,8 +49,8 @@ try {
       `the local stack is not running (no answer from ${endpoint}): start it with \`npm start\``,
     );
   }
-  // Cognito says "User is disabled." for a user `npm run access -- offboard` disabled.
-  if (e.name === 'NotAuthorizedException' && /disabled/i.test(e.message)) {
+  // Cognito's refusal for a user `npm run access -- offboard` disabled.
+  if (isUserDisabledRefusal(e)) {
     fail(
       `user ${JSON.stringify(username)} is disabled (offboarded); enable them with ` +
         `\`npm run access -- enable ${username}\` (or restart \`npm start\`, which restores the demo users)`,

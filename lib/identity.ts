@@ -11,7 +11,7 @@ import {
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { CUSTOMER_READERS_GROUP } from '../core/groups';
-import type { ThreatProtection } from './settings';
+import { defaultThreatProtection, type ThreatProtection } from './settings';
 import { removalPolicyFor } from './stage';
 
 /**
@@ -80,7 +80,7 @@ export function threatProtectionReason(mode: ThreatProtection): string {
 export interface IdentityProps {
   /** A test stage's pool (lib/stage.ts): deleted with the stack. @default false */
   readonly disposable?: boolean;
-  /** @default 'enforced' */
+  /** @default the stage's (defaultThreatProtection in lib/settings.ts) */
   readonly threatProtection?: ThreatProtection;
 }
 
@@ -96,7 +96,7 @@ export class Identity extends Construct {
   constructor(scope: Construct, id: string, props: IdentityProps = {}) {
     super(scope, id);
     const disposable = props.disposable ?? false;
-    const threatProtection = props.threatProtection ?? 'enforced';
+    const threatProtection = props.threatProtection ?? defaultThreatProtection({ disposable });
 
     this.userPool = new UserPool(this, 'UserPool', {
       selfSignUpEnabled: false,

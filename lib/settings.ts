@@ -75,7 +75,7 @@ function isThreatProtection(value: unknown): value is ThreatProtection {
   return (THREAT_PROTECTION_MODES as readonly unknown[]).includes(value);
 }
 
-const THREAT_PROTECTION_RULE = `${THREAT_PROTECTION_MODES.join(' or ')}`;
+const THREAT_PROTECTION_RULE = THREAT_PROTECTION_MODES.join(' or ');
 
 /**
  * The default concurrency, and the most allowed: a new on-demand table takes about 4,000 writes
