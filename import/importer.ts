@@ -155,20 +155,16 @@ export interface WriteOptions extends WriterOptions {
 }
 
 /**
- * Pass two: writes records (all valid: a line that no longer parses stops it), in groups, at most
- * `concurrency` groups at once; the first failure stops it. Returns the counts.
+ * Pass two: writes checked records, in groups, at most `concurrency` groups at once; the first
+ * failure (of the writes, or of `records`) stops it. Returns the counts.
  */
 export async function writeRecords(
-  lines: AsyncIterable<Line>,
-  parse: LineParser,
+  records: AsyncIterable<Parsed>,
   options: WriteOptions,
 ): Promise<ImportSummary> {
   const { recordsPerGroup = 25, concurrency = 8, onWritten = () => {} } = options;
   const summary = emptySummary();
   const writer = { client: options.client, tableName: options.tableName, now: options.now };
-  const unexpected = (lineNo: number): never => {
-    throw new Error(`line ${lineNo} changed while importing; nothing after it was written`);
-  };
   const write = async (group: Parsed[]): Promise<void> => {
     const written = await writeGroup(writer, group);
     group.forEach((w, i) => count(summary, w, written[i]!));
@@ -184,7 +180,7 @@ export async function writeRecords(
     inFlight.add(task);
   };
   let group: Parsed[] = [];
-  for await (const parsed of parsedLines(lines, parse, unexpected)) {
+  for await (const parsed of records) {
     group.push(parsed);
     if (group.length < recordsPerGroup) continue;
     start(group);
@@ -207,7 +203,11 @@ export async function importFile(path: string, options: ImportOptions): Promise<
 
   let done = 0;
   onProgress(0, records);
-  return writeRecords(readLines(path), parse, {
+  // Every line was valid a moment ago: one that no longer parses stops the import.
+  const unexpected = (lineNo: number): never => {
+    throw new Error(`line ${lineNo} changed while importing; nothing after it was written`);
+  };
+  return writeRecords(parsedLines(readLines(path), parse, unexpected), {
     ...options,
     onWritten: (group) => {
       done += group.length;

@@ -7,9 +7,11 @@
  * writes are the direct import's own (./importer.ts).
  */
 import { createHash } from 'node:crypto';
-import type { Entity } from '../core/entities';
-import { duplicateCheck, parsedLines, problemText, type RecordRef } from './importer';
-import type { Line } from './lines';
+import { ENTITIES, type Entity } from '../core/entities';
+import { parseExactJson, stringifyExactJson } from '../core/json';
+import type { Item } from '../core/layout';
+import { duplicateCheck, parsedLines, problemText, type Parsed, type RecordRef } from './importer';
+import { MAX_LINE_BYTES, linesOf, type Line } from './lines';
 import type { LineParser } from './records';
 
 /** Bytes a part holds at least (but its last line's end), unless the file ends first. */
@@ -77,11 +79,15 @@ export interface CheckedPart {
   records: RecordEntry[];
 }
 
-/** Checks a part's lines (the first pass), each line as the direct import checks it. */
+/**
+ * Checks a part's lines (the first pass), each line as the direct import checks it; `onRecord`
+ * gets each record as checked, in stored form.
+ */
 export async function checkPart(
   index: number,
   lines: AsyncIterable<Line>,
   parse: LineParser,
+  onRecord: (record: Parsed) => void = () => {},
 ): Promise<CheckedPart> {
   const checked: CheckedPart = { index, problems: [], problemCount: 0, records: [] };
   const onProblem = (lineNo: number, field: string, reason: string): void => {
@@ -89,9 +95,52 @@ export async function checkPart(
     if (checked.problems.length < MAX_LISTED_PROBLEMS)
       checked.problems.push([lineNo, problemText(lineNo, field, reason)]);
   };
-  for await (const { entity, id, kind, lineNo } of parsedLines(lines, parse, onProblem))
-    checked.records.push([entity.name, id.toString(), kind, lineNo]);
+  for await (const record of parsedLines(lines, parse, onProblem)) {
+    checked.records.push([record.entity.name, record.id.toString(), record.kind, record.lineNo]);
+    onRecord(record);
+  }
   return checked;
+}
+
+/**
+ * A checked record as CheckPart keeps it for WritePart, one JSON line: the record in stored form
+ * (times already UTC instants), integers as JSON integers read back as bigints (core/json.ts), so
+ * that WritePart writes exactly what was checked without reading and parsing the part again.
+ */
+export function storedRecordLine(record: Parsed): string {
+  const { lineNo: line, entity } = record;
+  return `${stringifyExactJson(
+    record.kind === 'put'
+      ? { line, put: entity.name, record: record.record }
+      : { line, delete: entity.name, id: record.id },
+  )}\n`;
+}
+
+/** A stored line grows by at most this over its file line (times written out in full, in UTC). */
+const STORED_LINE_BYTES = 2 * MAX_LINE_BYTES;
+
+/** The records of a stored records object (storedRecordLine's lines), in order. */
+export async function* storedRecords(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Parsed> {
+  for await (const line of linesOf(chunks, 1, STORED_LINE_BYTES)) {
+    const bad = (why: string) => new Error(`stored record ${line.lineNo} ${why}`);
+    if ('error' in line) throw bad(line.error);
+    const value = parseExactJson(line.text) as {
+      line: bigint;
+      put?: string;
+      record?: Item;
+      delete?: string;
+      id?: bigint;
+    };
+    const name = value.put ?? value.delete;
+    if (name === undefined || !Object.hasOwn(ENTITIES, name)) throw bad('names no entity');
+    const entity = ENTITIES[name as Entity];
+    const lineNo = Number(value.line);
+    if (value.put !== undefined && typeof value.record?.id === 'bigint')
+      yield { kind: 'put', entity, id: value.record.id, record: value.record, lineNo };
+    else if (value.delete !== undefined && typeof value.id === 'bigint')
+      yield { kind: 'delete', entity, id: value.id, lineNo };
+    else throw bad('is neither a put nor a delete');
+  }
 }
 
 export interface Verdict {

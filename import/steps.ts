@@ -21,6 +21,8 @@ import {
   checkPart,
   partVerifier,
   planParts,
+  storedRecordLine,
+  storedRecords,
   type CheckedPart,
   type Part,
   type Verdict,
@@ -74,6 +76,7 @@ export const reportKey = (importId: string) => `${PREFIX.reports}${importId}.jso
 const workKey = (importId: string, name: string) => `${PREFIX.work}${importId}/${name}`;
 export const manifestKey = (importId: string) => workKey(importId, 'manifest.json');
 const checkedKey = (importId: string, index: number) => workKey(importId, `checked/${index}.json`);
+const recordsKey = (importId: string, index: number) => workKey(importId, `records/${index}.jsonl`);
 const writtenKey = (importId: string, index: number) => workKey(importId, `written/${index}.json`);
 const problemsKey = (importId: string) => workKey(importId, 'problems.json');
 
@@ -104,16 +107,12 @@ export async function readJson<T>(
   }
 }
 
-async function writeJson(s3: S3Client, bucket: string, key: string, value: unknown) {
-  await s3.send(
-    new PutObjectCommand({
-      Bucket: bucket,
-      Key: key,
-      Body: JSON.stringify(value),
-      ContentType: 'application/json',
-    }),
-  );
+async function writeObject(s3: S3Client, bucket: string, key: string, body: string, type: string) {
+  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: type }));
 }
+
+const writeJson = (s3: S3Client, bucket: string, key: string, value: unknown) =>
+  writeObject(s3, bucket, key, JSON.stringify(value), 'application/json');
 
 /** The bytes of the file's version, whole or one part. */
 async function body(
@@ -196,12 +195,28 @@ export interface CheckResult {
   records: number;
 }
 
-/** CheckPart (first pass): the part's problems and records, kept for Verify. */
+/**
+ * CheckPart (first pass): the part's problems and record ids, kept for Verify, and its records
+ * as checked, kept for WritePart (a part with problems is never written: none are kept).
+ */
 export async function checkPartStep(deps: StepDeps, input: PartInput): Promise<CheckResult> {
-  const { part } = input;
+  const { part, importId, bucket } = input;
   const lines = linesOf(await body(deps.s3, input, part), part.firstLine);
-  const checked = await checkPart(part.index, lines, parserOf(deps));
-  await writeJson(deps.s3, input.bucket, checkedKey(input.importId, part.index), checked);
+  const stored: string[] = [];
+  const checked = await checkPart(part.index, lines, parserOf(deps), (record) =>
+    stored.push(storedRecordLine(record)),
+  );
+  await Promise.all([
+    writeJson(deps.s3, bucket, checkedKey(importId, part.index), checked),
+    checked.problemCount === 0 &&
+      writeObject(
+        deps.s3,
+        bucket,
+        recordsKey(importId, part.index),
+        stored.join(''),
+        'application/x-ndjson',
+      ),
+  ]);
   return { index: part.index, problems: checked.problemCount, records: checked.records.length };
 }
 
@@ -245,18 +260,36 @@ export async function verify(deps: StepDeps, input: VerifyInput): Promise<Verify
 
 export type PartCounts = ImportSummary & { index: number };
 
+/** The records CheckPart kept of a part. */
+async function checkedRecords(s3: S3Client, input: PartInput) {
+  try {
+    const object = await s3.send(
+      new GetObjectCommand({
+        Bucket: input.bucket,
+        Key: recordsKey(input.importId, input.part.index),
+      }),
+    );
+    return storedRecords(object.Body as AsyncIterable<Uint8Array>);
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'NoSuchKey') throw error;
+    throw new Error(`part ${input.part.index} of import ${input.importId} was not checked`, {
+      cause: error,
+    });
+  }
+}
+
 /**
- * WritePart (second pass): the part's records written as the direct import writes them, one
- * audit event each. Safe to repeat: a part already written is not written again, and one
- * stopped half-way is written again whole (import/writer.ts keeps every read whole meanwhile).
+ * WritePart (second pass): the part's records, as CheckPart checked them, written as the direct
+ * import writes them, one audit event each. Safe to repeat: a part already written is not
+ * written again, and one stopped half-way is written again whole (import/writer.ts keeps every
+ * read whole meanwhile).
  */
 export async function writePart(deps: StepDeps, input: PartInput): Promise<PartCounts> {
   const { part, importId } = input;
   const key = writtenKey(importId, part.index);
   const done = await readJson<PartCounts>(deps.s3, input.bucket, key);
   if (done) return done;
-  const lines = linesOf(await body(deps.s3, input, part), part.firstLine);
-  const summary = await writeRecords(lines, parserOf(deps), {
+  const summary = await writeRecords(await checkedRecords(deps.s3, input), {
     client: deps.client,
     tableName: deps.tableName,
     concurrency: deps.writeConcurrency,

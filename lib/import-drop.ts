@@ -140,7 +140,7 @@ export class ImportDrop extends Construct {
     this.allow(fn('CheckPart'), ['s3:GetObject', 's3:GetObjectVersion'], [uploads]);
     this.allow(fn('CheckPart'), ['s3:PutObject'], [work]);
     this.allow(fn('Verify'), ['s3:GetObject', 's3:PutObject'], [work]);
-    this.allow(fn('WritePart'), ['s3:GetObject', 's3:GetObjectVersion'], [uploads, work]);
+    this.allow(fn('WritePart'), ['s3:GetObject'], [work]);
     this.allow(fn('WritePart'), ['s3:PutObject'], [work]);
     this.allow(fn('Report'), ['s3:GetObject'], [work, reports]);
     this.allow(fn('Report'), ['s3:PutObject'], [reports]);

@@ -4,6 +4,7 @@
  * the report, the table read back through the real GET handlers, the audit events.
  */
 import { spawnSync } from 'node:child_process';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { dirname } from 'node:path';
 import { parseExactJson, stringifyExactJson } from '../../core/json';
 import { PROJECT_ROOT } from '../../lib/project-root';
@@ -275,6 +276,29 @@ test('a step that keeps failing ends the import as failed, with a report that sa
   expect(await status('transaction', 61)).toBe(404);
   const events = eventsOf(report.importId);
   expect(events.ended[0]).toMatchObject({ outcome: 'failed' });
+}, 60_000);
+
+test('what was checked is what is written: bytes put under the key after the check never reach the table', async () => {
+  const deps = localStepDeps(drop.target);
+  const checked = txn(71, { total_amount: '100.00' });
+  try {
+    const report = await drop.drop(file([line('transaction', checked)]), {
+      wrap: {
+        // The local bucket keeps no versions: the key now holds other bytes, one line not JSON.
+        writePart: (write) => async (event: never) => {
+          const { bucket, key } = event as { bucket: string; key: string };
+          const other = file([line('transaction', txn(71, { total_amount: '999.99' })), '{']);
+          await deps.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: other }));
+          return write(event);
+        },
+      },
+    });
+    expect(report).toMatchObject({ outcome: 'imported', counts: { records: 1 } });
+    expect((await readers.get('transaction', 71)).data).toEqual(exact(checked));
+  } finally {
+    deps.s3.destroy();
+    deps.client.destroy();
+  }
 }, 60_000);
 
 test('a report lists the first 1,000 problems in file order and the exact total, however the file is cut', async () => {

@@ -4,12 +4,19 @@
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { duplicateCheck, type RecordRef } from '../../import/importer';
+import { duplicateCheck, type Parsed, type RecordRef } from '../../import/importer';
 import { linesOf, type Line } from '../../import/lines';
-import { checkPart, planParts, verifyParts, type CheckedPart } from '../../import/parts';
+import {
+  checkPart,
+  planParts,
+  storedRecordLine,
+  storedRecords,
+  verifyParts,
+  type CheckedPart,
+} from '../../import/parts';
 import { createLineParser } from '../../import/records';
 import { createTimeCodec } from '../../core/times';
-import { line, transaction } from '../fixtures';
+import { customer, line, transaction } from '../fixtures';
 
 async function* chunked(bytes: Buffer, size: number): AsyncGenerator<Uint8Array> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
@@ -146,4 +153,42 @@ test("the command's key under incoming/ reads the same URL-encoded or not (space
   const key = incomingKey('/tmp/Branch 7 + Café (export).jsonl');
   expect(key).toMatch(/^incoming\/\d{8}T\d{9}Z-[0-9a-f]{8}-Branch_7___Caf___export_\.jsonl$/);
   expect(encodeURIComponent(key).replace(/%2F/g, '/')).toBe(key);
+});
+
+test('a checked record reads back from its stored line exactly: ids and integers as bigints, amounts as text, times as stored', async () => {
+  const parse = createLineParser(createTimeCodec('Asia/Manila'));
+  const lines = [
+    line('transaction', transaction({ id: 9007199254740991, total_amount: '0.10' })),
+    line('customer', customer({ id: 7 })),
+    JSON.stringify({ delete: { transaction: 5 } }),
+  ];
+  const checked: Parsed[] = [];
+  const text = lines.map((l) => `${l}\n`).join('');
+  await checkPart(0, linesOf(chunked(Buffer.from(text), 64), 40), parse, (r) => checked.push(r));
+  expect(checked.map((r) => [r.kind, r.id, r.lineNo])).toEqual([
+    ['put', 9007199254740991n, 40],
+    ['put', 7n, 41],
+    ['delete', 5n, 42],
+  ]);
+  const stored = Buffer.from(checked.map(storedRecordLine).join(''));
+  const back: Parsed[] = [];
+  for await (const record of storedRecords(chunked(stored, 13))) back.push(record);
+  // All but the parser's own `ok` flag.
+  expect(back).toEqual(checked.map((r) => ({ ...r, ok: undefined })));
+  // The wall time was stored as the UTC instant (Manila is UTC+8), not read again.
+  expect((back[0] as { record: Record<string, unknown> }).record.created_at).toBe(
+    '2023-09-15T02:01:02Z',
+  );
+});
+
+test('a stored records object that is not what CheckPart wrote stops the write, naming the line', async () => {
+  const read = async (text: string) => {
+    for await (const _ of storedRecords(chunked(Buffer.from(text), 8))) void _;
+  };
+  await expect(read('{"line":1,"put":"account","record":{"id":1}}\n')).rejects.toThrow(
+    'stored record 1 names no entity',
+  );
+  await expect(
+    read('{"line":1,"delete":"customer","id":1}\n{"line":2,"put":"customer"}\n'),
+  ).rejects.toThrow('stored record 2 is neither a put nor a delete');
 });
