@@ -12,7 +12,6 @@
  * (`sns:publish`) is a no-op locally: the report and the exit status say the same.
  */
 import { appendFileSync } from 'node:fs';
-import { StateMachine } from 'aws-local-stepfunctions';
 import { createHandler as checkPartHandler } from '../functions/import-check-part';
 import { createHandler as planHandler } from '../functions/import-plan';
 import { createHandler as reportHandler } from '../functions/import-report';
@@ -33,6 +32,7 @@ import {
   type StepDeps,
 } from '../import/steps';
 import { importWorkflowDefinition } from '../lib/import-workflow';
+import { loadStepFunctions } from '../functions/sdk/local-step-functions';
 import { s3Client } from './s3';
 
 /** Local stand-ins for the stage's ARNs: the runner maps each Task to a handler by them. */
@@ -227,6 +227,7 @@ export async function runWorkflow(
   );
   // Not validated again on every drop (about 0.3 s of CPU): test/unit/import-runner.test.ts
   // validates the stage's definition and this local form of it with asl-validator.
+  const { StateMachine } = await loadStepFunctions();
   const machine = new StateMachine(definition as never, {
     validationOptions: { noValidate: true },
   });
