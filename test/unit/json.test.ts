@@ -1,4 +1,5 @@
-import { parseExactJson, stringifyExactJson } from '../../core/json';
+import fc from 'fast-check';
+import { parseExactJson, parseStoredExactJson, stringifyExactJson } from '../../core/json';
 
 describe('exact JSON', () => {
   test('integer literals become bigints read from their digits', () => {
@@ -16,5 +17,35 @@ describe('exact JSON', () => {
     expect(
       stringifyExactJson({ n: 9007199254740993n, s: '12345678901234567890.12', z: null }),
     ).toBe('{"n":9007199254740993,"s":"12345678901234567890.12","z":null}');
+  });
+
+  test('what stringifyExactJson wrote, parseStoredExactJson reads as parseExactJson does: bigints of any size, numbers, text', () => {
+    const value = fc.letrec((tie) => ({
+      leaf: fc.oneof(
+        fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.integer(),
+        fc.string(),
+        fc.boolean(),
+        fc.constant(null),
+      ),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        tie('leaf'),
+        fc.array(tie('node'), { maxLength: 4 }),
+        fc.dictionary(fc.string(), tie('node'), { maxKeys: 4 }),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(value, (v) => {
+        const text = stringifyExactJson(v);
+        expect(parseStoredExactJson(text)).toEqual(parseExactJson(text));
+      }),
+      { numRuns: 500 },
+    );
+    expect(parseStoredExactJson('{"a":9007199254740993,"b":[1,2.5]}')).toEqual({
+      a: 9007199254740993n,
+      b: [1n, 2.5],
+    });
   });
 });
