@@ -10,7 +10,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { ImportReport } from '../import/steps';
 import type { Progress } from '../import/drop';
-import { dropFile } from '../local/import-runner';
+import { dropFile, LocalDropSettingError, localDropOptionsFromEnv } from '../local/import-runner';
 import {
   incompleteState,
   localAuditFile,
@@ -141,6 +141,14 @@ async function main(): Promise<number> {
     console.error(unreadable);
     return 2;
   }
+  let settings;
+  try {
+    settings = stage === undefined ? localDropOptionsFromEnv() : {};
+  } catch (error) {
+    if (!(error instanceof LocalDropSettingError)) throw error;
+    console.error(error.message);
+    return 2;
+  }
   const progress = progressReporter();
   if (stage !== undefined) {
     const { importIntoStage } = await import('../import/stage-drop');
@@ -168,12 +176,7 @@ async function main(): Promise<number> {
       auditFile: localAuditFile(),
     },
     file,
-    {
-      onProgress: progress.update,
-      ...(process.env.IMPORT_PART_BYTES
-        ? { partBytes: Number(process.env.IMPORT_PART_BYTES) }
-        : {}),
-    },
+    { onProgress: progress.update, ...settings },
   );
   progress.end();
   return printReport(report, file, `the local stack's table (${state.dynamoDbEndpoint})`);

@@ -21,8 +21,8 @@ import {
   checkPart,
   partVerifier,
   planParts,
-  storedRecordLine,
   storedRecords,
+  storedRecordsWriter,
   type CheckedPart,
   type Part,
   type Verdict,
@@ -107,7 +107,13 @@ export async function readJson<T>(
   }
 }
 
-async function writeObject(s3: S3Client, bucket: string, key: string, body: string, type: string) {
+async function writeObject(
+  s3: S3Client,
+  bucket: string,
+  key: string,
+  body: string | Uint8Array,
+  type: string,
+) {
   await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: type }));
 }
 
@@ -202,10 +208,8 @@ export interface CheckResult {
 export async function checkPartStep(deps: StepDeps, input: PartInput): Promise<CheckResult> {
   const { part, importId, bucket } = input;
   const lines = linesOf(await body(deps.s3, input, part), part.firstLine);
-  const stored: string[] = [];
-  const checked = await checkPart(part.index, lines, parserOf(deps), (record) =>
-    stored.push(storedRecordLine(record)),
-  );
+  const stored = storedRecordsWriter();
+  const checked = await checkPart(part.index, lines, parserOf(deps), stored.add);
   await Promise.all([
     writeJson(deps.s3, bucket, checkedKey(importId, part.index), checked),
     checked.problemCount === 0 &&
@@ -213,7 +217,7 @@ export async function checkPartStep(deps: StepDeps, input: PartInput): Promise<C
         deps.s3,
         bucket,
         recordsKey(importId, part.index),
-        stored.join(''),
+        stored.bytes(),
         'application/x-ndjson',
       ),
   ]);

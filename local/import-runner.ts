@@ -32,6 +32,7 @@ import {
   type StepDeps,
 } from '../import/steps';
 import { importWorkflowDefinition } from '../lib/import-workflow';
+import { IMPORT_CONCURRENCY } from '../lib/settings';
 import { loadStepFunctions } from '../functions/sdk/local-step-functions';
 import { s3Client } from './s3';
 
@@ -141,6 +142,37 @@ export interface LocalDropOptions {
   wrap?: Partial<Record<keyof typeof FUNCTIONS, (h: Handler) => Handler>>;
 }
 
+/** A setting of the local drop that cannot be used; its message names the variable. */
+export class LocalDropSettingError extends Error {
+  override readonly name = 'LocalDropSettingError';
+}
+
+/**
+ * The local drop's settings from the environment: IMPORT_CONCURRENCY is the stage's
+ * `importConcurrency` (parts checked or written at once, default and bounds the same),
+ * IMPORT_PART_BYTES the part size (tests and the bench cut small files into parts).
+ */
+export function localDropOptionsFromEnv(
+  env: Record<string, string | undefined> = process.env,
+): Pick<LocalDropOptions, 'concurrency' | 'partBytes'> {
+  const whole = (name: string, min: number, max: number): number | undefined => {
+    const text = env[name];
+    if (text === undefined || text === '') return undefined;
+    const value = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
+    if (!(Number.isSafeInteger(value) && value >= min && value <= max))
+      throw new LocalDropSettingError(
+        `${name} must be a whole number from ${min} to ${max}, got: ${JSON.stringify(text)}`,
+      );
+    return value;
+  };
+  const concurrency = whole('IMPORT_CONCURRENCY', 1, IMPORT_CONCURRENCY.max);
+  const partBytes = whole('IMPORT_PART_BYTES', 1, Number.MAX_SAFE_INTEGER);
+  return {
+    ...(concurrency === undefined ? {} : { concurrency }),
+    ...(partBytes === undefined ? {} : { partBytes }),
+  };
+}
+
 /** The steps' dependencies pointed at the local stack (its clients made once per drop). */
 export function localStepDeps(target: LocalDropTarget, partBytes?: number): StepDeps {
   // One event a line, appended (as the gateway's); opened per write, so a file moved or removed
@@ -222,7 +254,7 @@ export async function runWorkflow(
       reportFunctionArn: FUNCTIONS.report,
       importBucketName: input.bucket,
       alarmTopicArn: ALARM_TOPIC_ARN,
-      concurrency: options.concurrency ?? 10,
+      concurrency: options.concurrency ?? IMPORT_CONCURRENCY.default,
     }),
   );
   // Not validated again on every drop (about 0.3 s of CPU): test/unit/import-runner.test.ts

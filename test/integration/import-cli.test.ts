@@ -96,6 +96,23 @@ test('TABLE_NAME is refused, with the way to a deployed stage', async () => {
   expect(r.stderr).toContain('--stage <name>');
 });
 
+test('a local drop setting that cannot be used is refused in one line, before anything is sent', async () => {
+  for (const [name, value] of [
+    ['IMPORT_CONCURRENCY', '0'],
+    ['IMPORT_CONCURRENCY', '1001'],
+    ['IMPORT_PART_BYTES', '8MiB'],
+  ] as const) {
+    const r = await runImport([line('transaction', transaction({ id: 522 }))], { [name]: value });
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${name} must be a whole number from 1 to \\d+, got: "${value}"$`),
+      ),
+    ]);
+  }
+  expect(await stored('TXN#522')).toBeUndefined();
+});
+
 test('a stage name that cannot be one is refused before anything is sent', async () => {
   const file = join(dir, 'for-a-stage.jsonl');
   writeFileSync(file, line('transaction', transaction({ id: 531 })));

@@ -301,6 +301,33 @@ test('what was checked is what is written: bytes put under the key after the che
   }
 }, 60_000);
 
+test('the Maps keep to the concurrency: never more parts checked or written at once', async () => {
+  let running = 0;
+  const most = { checkPart: 0, writePart: 0 };
+  const counted =
+    (step: keyof typeof most) =>
+    (handler: (input: never) => Promise<unknown>) =>
+    async (input: never) => {
+      running += 1;
+      most[step] = Math.max(most[step], running);
+      try {
+        // Long enough for the interpreter to start every part it is allowed to.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return await handler(input);
+      } finally {
+        running -= 1;
+      }
+    };
+  const lines = Array.from({ length: 8 }, (_, i) => line('transaction', txn(81 + i)));
+  const report = await drop.drop(file(lines), {
+    partBytes: 1,
+    concurrency: 3,
+    wrap: { checkPart: counted('checkPart'), writePart: counted('writePart') },
+  });
+  expect(report).toMatchObject({ outcome: 'imported', counts: { records: 8 } });
+  expect(most).toEqual({ checkPart: 3, writePart: 3 });
+}, 60_000);
+
 test('a report lists the first 1,000 problems in file order and the exact total, however the file is cut', async () => {
   const lines = Array.from({ length: 1_205 }, (_, i) =>
     i % 2 === 0 ? '{' : line('transaction', txn(80_000 + i)),

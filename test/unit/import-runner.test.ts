@@ -4,7 +4,11 @@
  */
 import aslValidator from 'asl-validator';
 import { importWorkflowDefinition } from '../../lib/import-workflow';
-import { localDefinition } from '../../local/import-runner';
+import {
+  LocalDropSettingError,
+  localDefinition,
+  localDropOptionsFromEnv,
+} from '../../local/import-runner';
 
 const stage = importWorkflowDefinition({
   planFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:import-plan',
@@ -48,4 +52,20 @@ test("the stage's definition is valid Amazon States Language (asl-validator), Di
   expect(result.isValid).toBe(true);
   const local = aslValidator(localDefinition(stage), { checkArn: true, checkPaths: true });
   expect(local.errorsText()).toBe('');
+});
+
+test("the local drop's settings from the environment: the stage's bounds, unset or empty is the default", () => {
+  expect(localDropOptionsFromEnv({})).toEqual({});
+  expect(localDropOptionsFromEnv({ IMPORT_CONCURRENCY: '', IMPORT_PART_BYTES: '' })).toEqual({});
+  expect(localDropOptionsFromEnv({ IMPORT_CONCURRENCY: '1', IMPORT_PART_BYTES: '4096' })).toEqual({
+    concurrency: 1,
+    partBytes: 4096,
+  });
+  expect(localDropOptionsFromEnv({ IMPORT_CONCURRENCY: '1000' })).toEqual({ concurrency: 1000 });
+  for (const value of ['0', '1001', '2.5', '-1', 'ten', ' 4'])
+    expect(() => localDropOptionsFromEnv({ IMPORT_CONCURRENCY: value })).toThrow(
+      new LocalDropSettingError(
+        `IMPORT_CONCURRENCY must be a whole number from 1 to 1000, got: ${JSON.stringify(value)}`,
+      ),
+    );
 });
