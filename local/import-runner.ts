@@ -34,7 +34,7 @@ import {
 import { importWorkflowDefinition } from '../lib/import-workflow';
 import { IMPORT_CONCURRENCY } from '../lib/settings';
 import { loadStepFunctions } from '../functions/sdk/local-step-functions';
-import { s3Client } from './s3';
+import { s3Client } from './s3-client';
 
 /** Local stand-ins for the stage's ARNs: the runner maps each Task to a handler by them. */
 const REGION = 'us-east-1';

@@ -7,16 +7,15 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { PROJECT_ROOT } from '../lib/project-root';
 import { LOCALHOST } from './net';
+import { S3RVER_CREDENTIALS, s3Client } from './s3-client';
 import { isPresigned, verifyPresigned } from './sigv4';
 
 export const DEFAULT_BUCKET_NAME = 'currency-exchange-files';
 /** The local import drop (SPEC 9): files under `incoming/`, reports under `reports/`. */
 export const DEFAULT_IMPORT_BUCKET_NAME = 'currency-exchange-imports';
-/** s3rver's built-in account. */
-export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
 export const DEMO_IMAGE_FILE = join(PROJECT_ROOT, 'local', 'demo-signature.png');
 /** Object keys of the demo files referenced by local/demo-data.jsonl. */
 export const DEMO_OBJECT_KEYS = [
@@ -64,19 +63,6 @@ function s3Error(
     'x-amz-request-id': requestId,
   });
   res.end(xml);
-}
-
-/** A client for the local S3 (path-style, s3rver's credentials). */
-export function s3Client(endpoint: string): S3Client {
-  return new S3Client({
-    endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: S3RVER_CREDENTIALS,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    maxAttempts: 1,
-  });
 }
 
 export async function startS3(options: LocalS3Options): Promise<LocalS3> {

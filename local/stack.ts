@@ -13,7 +13,8 @@ import { JAVA_REQUIRED, javaOnPath, startDynamoDbLocal, type DynamoDbLocal } fro
 import { startGateway, type Gateway, type HandlerLoader } from './gateway';
 import { auditedHandlers } from './gateway-lambda';
 import { choosePort } from './net';
-import { DEFAULT_BUCKET_NAME, S3RVER_CREDENTIALS, startS3, type LocalS3 } from './s3';
+import { DEFAULT_BUCKET_NAME, startS3, type LocalS3 } from './s3';
+import { S3RVER_CREDENTIALS } from './s3-client';
 import { withoutEmpty } from './start-settings';
 import {
   assertNotRunning,

@@ -10,7 +10,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import type { Progress } from '../../import/drop';
 import { importIntoStage } from '../../import/stage-drop';
 import { localStepDeps, runWorkflow } from '../../local/import-runner';
-import { s3Client } from '../../local/s3';
+import { s3Client } from '../../local/s3-client';
 import { line, transaction } from '../fixtures';
 import { startTestDrop } from '../support/drop';
 

@@ -1,0 +1,21 @@
+/**
+ * A client for the local S3 (local/s3.ts), apart from the server so that a command that only
+ * talks to it (`npm run import`'s local drop) loads neither s3rver nor the server's code.
+ */
+import { S3Client } from '@aws-sdk/client-s3';
+
+/** s3rver's built-in account. */
+export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+
+/** A client for the local S3 (path-style, s3rver's credentials). */
+export function s3Client(endpoint: string): S3Client {
+  return new S3Client({
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: S3RVER_CREDENTIALS,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 1,
+  });
+}
