@@ -10,7 +10,8 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { ImportReport } from '../import/steps';
 import type { Progress } from '../import/drop';
-import { dropFile, LocalDropSettingError, localDropOptionsFromEnv } from '../local/import-runner';
+import { ConfigError } from '../functions/shared/config';
+import { dropFile, localDropOptionsFromEnv } from '../local/import-runner';
 import {
   incompleteState,
   localAuditFile,
@@ -145,7 +146,7 @@ async function main(): Promise<number> {
   try {
     settings = stage === undefined ? localDropOptionsFromEnv() : {};
   } catch (error) {
-    if (!(error instanceof LocalDropSettingError)) throw error;
+    if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
     return 2;
   }

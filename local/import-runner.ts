@@ -17,6 +17,7 @@ import { createHandler as planHandler } from '../functions/import-plan';
 import { createHandler as reportHandler } from '../functions/import-report';
 import { createHandler as verifyHandler } from '../functions/import-verify';
 import { createHandler as writePartHandler } from '../functions/import-write-part';
+import { positiveFromEnv } from '../functions/shared/import-deps';
 import { auditLines, type ImportAuditSink } from '../import/audit';
 import { createDocumentClient } from '../import/document-client';
 import { incomingKey, putIntoDrop, type Progress } from '../import/drop';
@@ -142,31 +143,17 @@ export interface LocalDropOptions {
   wrap?: Partial<Record<keyof typeof FUNCTIONS, (h: Handler) => Handler>>;
 }
 
-/** A setting of the local drop that cannot be used; its message names the variable. */
-export class LocalDropSettingError extends Error {
-  override readonly name = 'LocalDropSettingError';
-}
-
 /**
  * The local drop's settings from the environment: IMPORT_CONCURRENCY is the stage's
  * `importConcurrency` (parts checked or written at once, default and bounds the same),
- * IMPORT_PART_BYTES the part size (tests and the bench cut small files into parts).
+ * IMPORT_PART_BYTES the part size, as the stage's functions read it (tests and the bench cut
+ * small files into parts). A value that cannot be used is a ConfigError naming the variable.
  */
 export function localDropOptionsFromEnv(
   env: Record<string, string | undefined> = process.env,
 ): Pick<LocalDropOptions, 'concurrency' | 'partBytes'> {
-  const whole = (name: string, min: number, max: number): number | undefined => {
-    const text = env[name];
-    if (text === undefined || text === '') return undefined;
-    const value = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
-    if (!(Number.isSafeInteger(value) && value >= min && value <= max))
-      throw new LocalDropSettingError(
-        `${name} must be a whole number from ${min} to ${max}, got: ${JSON.stringify(text)}`,
-      );
-    return value;
-  };
-  const concurrency = whole('IMPORT_CONCURRENCY', 1, IMPORT_CONCURRENCY.max);
-  const partBytes = whole('IMPORT_PART_BYTES', 1, Number.MAX_SAFE_INTEGER);
+  const concurrency = positiveFromEnv(env, 'IMPORT_CONCURRENCY', IMPORT_CONCURRENCY.max);
+  const partBytes = positiveFromEnv(env, 'IMPORT_PART_BYTES');
   return {
     ...(concurrency === undefined ? {} : { concurrency }),
     ...(partBytes === undefined ? {} : { partBytes }),

@@ -17,12 +17,26 @@ function required(env: Env, name: string): string {
   return value;
 }
 
-/** A positive whole number from the environment, or undefined when unset. */
-function positive(env: Env, name: string): number | undefined {
+/**
+ * A whole number from 1 to `max` from the environment, or undefined when unset or empty: the
+ * import's settings, in its functions and in the local drop (local/import-runner.ts).
+ */
+export function positiveFromEnv(
+  env: Env,
+  name: string,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
-  if (!/^[1-9][0-9]*$/.test(raw)) throw new ConfigError(`${name} must be a positive integer`);
-  return Number(raw);
+  const value = /^[1-9][0-9]*$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(Number.isSafeInteger(value) && value <= max)) {
+    const allowed =
+      max === Number.MAX_SAFE_INTEGER
+        ? 'a positive whole number'
+        : `a whole number from 1 to ${max}`;
+    throw new ConfigError(`${name} must be ${allowed}, got: ${JSON.stringify(raw)}`);
+  }
+  return value;
 }
 
 export function importDepsFromEnv(env: Env = process.env): StepDeps {
@@ -43,8 +57,8 @@ export function importDepsFromEnv(env: Env = process.env): StepDeps {
     tableName: required(env, 'TABLE_NAME'),
     displayTimeZone,
     audit: stdoutImportAudit,
-    partBytes: positive(env, 'IMPORT_PART_BYTES'),
-    writeConcurrency: positive(env, 'IMPORT_WRITE_CONCURRENCY'),
+    partBytes: positiveFromEnv(env, 'IMPORT_PART_BYTES'),
+    writeConcurrency: positiveFromEnv(env, 'IMPORT_WRITE_CONCURRENCY'),
   };
 }
 

@@ -106,7 +106,9 @@ test('a local drop setting that cannot be used is refused in one line, before an
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(
-        new RegExp(`^${name} must be a whole number from 1 to \\d+, got: "${value}"$`),
+        new RegExp(
+          `^${name} must be (a positive whole number|a whole number from 1 to 1000), got: "${value}"$`,
+        ),
       ),
     ]);
   }

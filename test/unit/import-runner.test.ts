@@ -4,11 +4,8 @@
  */
 import aslValidator from 'asl-validator';
 import { importWorkflowDefinition } from '../../lib/import-workflow';
-import {
-  LocalDropSettingError,
-  localDefinition,
-  localDropOptionsFromEnv,
-} from '../../local/import-runner';
+import { ConfigError } from '../../functions/shared/config';
+import { localDefinition, localDropOptionsFromEnv } from '../../local/import-runner';
 
 const stage = importWorkflowDefinition({
   planFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:import-plan',
@@ -62,9 +59,9 @@ test("the local drop's settings from the environment: the stage's bounds, unset 
     partBytes: 4096,
   });
   expect(localDropOptionsFromEnv({ IMPORT_CONCURRENCY: '1000' })).toEqual({ concurrency: 1000 });
-  for (const value of ['0', '1001', '2.5', '-1', 'ten', ' 4'])
+  for (const value of ['0', '1001', '2.5', '-1', 'ten', ' 4', '08'])
     expect(() => localDropOptionsFromEnv({ IMPORT_CONCURRENCY: value })).toThrow(
-      new LocalDropSettingError(
+      new ConfigError(
         `IMPORT_CONCURRENCY must be a whole number from 1 to 1000, got: ${JSON.stringify(value)}`,
       ),
     );
