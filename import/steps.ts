@@ -92,19 +92,24 @@ export function importIdOf(key: string, versionId: string): string {
 const version = (versionId: string): Pick<GetObjectCommandInput, 'VersionId'> =>
   versionId && versionId !== 'null' ? { VersionId: versionId } : {};
 
+/** An object of the bucket, its body; undefined when there is none. */
+async function objectBody(s3: S3Client, bucket: string, key: string) {
+  try {
+    return (await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).Body;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NoSuchKey') return undefined;
+    throw error;
+  }
+}
+
 /** An object of the bucket as JSON; undefined when there is none. */
 export async function readJson<T>(
   s3: S3Client,
   bucket: string,
   key: string,
 ): Promise<T | undefined> {
-  try {
-    const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-    return JSON.parse(await object.Body!.transformToString()) as T;
-  } catch (error) {
-    if ((error as { name?: string }).name === 'NoSuchKey') return undefined;
-    throw error;
-  }
+  const body = await objectBody(s3, bucket, key);
+  return body === undefined ? undefined : (JSON.parse(await body.transformToString()) as T);
 }
 
 async function writeObject(
@@ -265,21 +270,11 @@ export async function verify(deps: StepDeps, input: VerifyInput): Promise<Verify
 export type PartCounts = ImportSummary & { index: number };
 
 /** The records CheckPart kept of a part. */
-async function checkedRecords(s3: S3Client, input: PartInput) {
-  try {
-    const object = await s3.send(
-      new GetObjectCommand({
-        Bucket: input.bucket,
-        Key: recordsKey(input.importId, input.part.index),
-      }),
-    );
-    return storedRecords(object.Body as AsyncIterable<Uint8Array>);
-  } catch (error) {
-    if ((error as { name?: string }).name !== 'NoSuchKey') throw error;
-    throw new Error(`part ${input.part.index} of import ${input.importId} was not checked`, {
-      cause: error,
-    });
-  }
+async function checkedRecords(s3: S3Client, { bucket, importId, part }: PartInput) {
+  const body = await objectBody(s3, bucket, recordsKey(importId, part.index));
+  if (body === undefined)
+    throw new Error(`part ${part.index} of import ${importId} was not checked`);
+  return storedRecords(body as AsyncIterable<Uint8Array>);
 }
 
 /**
