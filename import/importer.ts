@@ -3,6 +3,7 @@
  * the file; only ids are kept between them, to find the same record twice.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import pLimit from 'p-limit';
 import { createTimeCodec } from '../core/times';
 import { readLines, type Line } from './lines';
 import { createLineParser, type LineParser } from './records';
@@ -147,9 +148,22 @@ export function count(summary: ImportSummary, write: Write, written: Written): v
   }
 }
 
+/** The direct import's groups in flight at once, and the default of each part of a drop. */
+export const WRITE_CONCURRENCY = 8;
+
+/**
+ * Runs a write group when one of `n` slots is free. One process writing several parts at once
+ * (the local drop runs every part in one process) shares one, so that its requests in flight
+ * stay those of one import; a stage's function writes one part at a time.
+ */
+export type WriteSlots = <T>(write: () => Promise<T>) => Promise<T>;
+export const writeSlots = (n: number): WriteSlots => pLimit(n);
+
 export interface WriteOptions extends WriterOptions {
   recordsPerGroup?: number;
   concurrency?: number;
+  /** Slots shared with other writes in this process; default `concurrency` of its own. */
+  slots?: WriteSlots;
   /** Called after each group is written, with each record or delete and what its write found. */
   onWritten?: (group: { write: Parsed; written: Written }[]) => void;
 }
@@ -162,7 +176,8 @@ export async function writeRecords(
   records: AsyncIterable<Parsed>,
   options: WriteOptions,
 ): Promise<ImportSummary> {
-  const { recordsPerGroup = 25, concurrency = 8, onWritten = () => {} } = options;
+  const { recordsPerGroup = 25, concurrency = WRITE_CONCURRENCY, onWritten = () => {} } = options;
+  const slots = options.slots ?? writeSlots(concurrency);
   const summary = emptySummary();
   const writer = { client: options.client, tableName: options.tableName, now: options.now };
   const write = async (group: Parsed[]): Promise<void> => {
@@ -174,9 +189,10 @@ export async function writeRecords(
   const inFlight = new Set<Promise<void>>();
   let failure: { error: unknown } | undefined;
   const start = (group: Parsed[]): void => {
-    const task: Promise<void> = write(group)
-      .catch((error: unknown) => void (failure ??= { error }))
-      .finally(() => inFlight.delete(task));
+    // The failure is noted before the slot is let go: a group still waiting is not written.
+    const task: Promise<void> = slots(async () => {
+      if (!failure) await write(group).catch((error: unknown) => void (failure ??= { error }));
+    }).finally(() => inFlight.delete(task));
     inFlight.add(task);
   };
   let group: Parsed[] = [];

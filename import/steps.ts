@@ -14,7 +14,7 @@ import {
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createTimeCodec } from '../core/times';
 import { importAuditEvent, type ImportAuditSink, type Uploader } from './audit';
-import { emptySummary, writeRecords, type ImportSummary } from './importer';
+import { emptySummary, writeRecords, type ImportSummary, type WriteSlots } from './importer';
 import { linesOf } from './lines';
 import {
   DEFAULT_PART_BYTES,
@@ -69,6 +69,8 @@ export interface StepDeps {
   partBytes?: number;
   /** Groups a part writes at once; default the direct import's (import/importer.ts). */
   writeConcurrency?: number;
+  /** Slots every part this process writes shares (the local drop's; see WriteSlots). */
+  writeSlots?: WriteSlots;
 }
 
 export const PREFIX = { incoming: 'incoming/', reports: 'reports/', work: 'work/' } as const;
@@ -292,6 +294,7 @@ export async function writePart(deps: StepDeps, input: PartInput): Promise<PartC
     client: deps.client,
     tableName: deps.tableName,
     concurrency: deps.writeConcurrency,
+    slots: deps.writeSlots,
     onWritten: (group) =>
       deps.audit(
         ...group.map(({ write }) =>

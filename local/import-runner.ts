@@ -20,6 +20,7 @@ import { createHandler as writePartHandler } from '../functions/import-write-par
 import { positiveFromEnv } from '../functions/shared/import-deps';
 import { auditLines, type ImportAuditSink } from '../import/audit';
 import { createDocumentClient } from '../import/document-client';
+import { WRITE_CONCURRENCY, writeSlots } from '../import/importer';
 import { incomingKey, putIntoDrop, type Progress } from '../import/drop';
 import type { Part } from '../import/parts';
 import {
@@ -178,6 +179,8 @@ export function localStepDeps(target: LocalDropTarget, partBytes?: number): Step
     tableName: target.tableName,
     displayTimeZone: target.displayTimeZone,
     audit,
+    // Every part in flight is written by this one process: they share one import's groups.
+    writeSlots: writeSlots(WRITE_CONCURRENCY),
     ...(partBytes === undefined ? {} : { partBytes }),
   };
 }

@@ -9,6 +9,7 @@ import { MAX_ID } from '../../core/ids';
 import { DEFAULT_READ_BUDGETS, READ_BUDGET_LIMITS } from '../../core/read-budgets';
 import { MAX_CHILDREN } from '../../core/records';
 import { URL_TTL_SECONDS } from '../../core/settings';
+import { WRITE_CONCURRENCY } from '../../import/importer';
 import { MAX_LINE_BYTES } from '../../import/lines';
 import { DEFAULT_PART_BYTES, MAX_LISTED_PROBLEMS } from '../../import/parts';
 import { DEFAULT_THROTTLE } from '../../lib/api';
@@ -120,6 +121,8 @@ const STATEMENTS: [string, string][] = [
     `| \`importConcurrency\` | \`${IMPORT_CONCURRENCY.default}\` | parts of an import file checked or written at once, 1..${IMPORT_CONCURRENCY.max} `,
   ],
   ['docs/import.md', `\`IMPORT_PART_BYTES\`, default ${mib(DEFAULT_PART_BYTES)} MiB`],
+  ['docs/import.md', `${WRITE_CONCURRENCY} groups at a time per part in a stage`],
+  ['docs/import.md', `shares ${WRITE_CONCURRENCY} groups at a time among the parts it writes`],
   ['docs/import.md', `a line at most ${mib(MAX_LINE_BYTES)} MiB`],
   ['docs/import.md', `at most ${n(MAX_CHILDREN)} currency lines or risk assessments`],
   ['docs/import.md', `lists all of them or the first ${n(MAX_LISTED_PROBLEMS)};`],

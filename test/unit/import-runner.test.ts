@@ -5,7 +5,8 @@
 import aslValidator from 'asl-validator';
 import { importWorkflowDefinition } from '../../lib/import-workflow';
 import { ConfigError } from '../../functions/shared/config';
-import { localDefinition, localDropOptionsFromEnv } from '../../local/import-runner';
+import { WRITE_CONCURRENCY } from '../../import/importer';
+import { localDefinition, localDropOptionsFromEnv, localStepDeps } from '../../local/import-runner';
 
 const stage = importWorkflowDefinition({
   planFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:import-plan',
@@ -65,4 +66,27 @@ test("the local drop's settings from the environment: the stage's bounds, unset 
         `IMPORT_CONCURRENCY must be a whole number from 1 to 1000, got: ${JSON.stringify(value)}`,
       ),
     );
+});
+
+test("the local drop's parts share one process's write groups: the direct import's number at once", async () => {
+  const deps = localStepDeps({
+    s3Endpoint: 'http://127.0.0.1:9',
+    importBucketName: 'imports',
+    dynamoDbEndpoint: 'http://127.0.0.1:9',
+    tableName: 'records',
+    displayTimeZone: 'UTC',
+    auditFile: '/dev/null',
+  });
+  let running = 0;
+  let most = 0;
+  const group = () =>
+    deps.writeSlots!(async () => {
+      most = Math.max(most, (running += 1));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      running -= 1;
+    });
+  await Promise.all(Array.from({ length: 3 * WRITE_CONCURRENCY }, group));
+  expect(most).toBe(WRITE_CONCURRENCY);
+  deps.s3.destroy();
+  deps.client.destroy();
 });

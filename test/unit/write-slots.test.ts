@@ -1,0 +1,69 @@
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TRANSACTION } from '../../core/entities';
+import { PARTITION_KEY, partitionKey } from '../../core/layout';
+import { writeRecords, writeSlots, type Parsed } from '../../import/importer';
+
+/**
+ * A table that answers after a moment and counts requests in flight. Each record here is a
+ * delete written alone (no children): one request at a time per group, so requests in flight
+ * are groups in flight.
+ */
+function slowTable(failOn?: bigint) {
+  const refused = failOn === undefined ? undefined : partitionKey(TRANSACTION, failOn);
+  const seen = { inFlight: 0, most: 0, flips: [] as string[] };
+  const client = {
+    send: async (command: { input: Record<string, unknown> }) => {
+      seen.inFlight += 1;
+      seen.most = Math.max(seen.most, seen.inFlight);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        if (!(command instanceof PutCommand)) return { Items: [] };
+        const key = String((command.input.Item as Record<string, unknown>)[PARTITION_KEY]);
+        seen.flips.push(key);
+        if (key === refused) throw new Error('refused');
+        return {};
+      } finally {
+        seen.inFlight -= 1;
+      }
+    },
+  } as unknown as DynamoDBDocumentClient;
+  return { client, seen };
+}
+
+async function* deletes(from: number, count: number): AsyncIterable<Parsed> {
+  for (let i = 0; i < count; i += 1)
+    yield { kind: 'delete', entity: TRANSACTION, id: BigInt(from + i), lineNo: i + 1 };
+}
+
+const options = (client: DynamoDBDocumentClient) => ({
+  client,
+  tableName: 'records',
+  recordsPerGroup: 1,
+});
+
+test('writes sharing slots keep to them together; each alone keeps to its own concurrency', async () => {
+  const shared = slowTable();
+  const slots = writeSlots(3);
+  const [a, b] = await Promise.all([
+    writeRecords(deletes(1, 20), { ...options(shared.client), slots }),
+    writeRecords(deletes(101, 20), { ...options(shared.client), slots }),
+  ]);
+  expect([a.deletes, b.deletes]).toEqual([20, 20]);
+  expect(shared.seen.most).toBe(3);
+
+  const apart = slowTable();
+  await Promise.all([
+    writeRecords(deletes(1, 20), { ...options(apart.client), concurrency: 4 }),
+    writeRecords(deletes(101, 20), { ...options(apart.client), concurrency: 4 }),
+  ]);
+  expect(apart.seen.most).toBe(8);
+});
+
+test('a write that fails sends none of its groups still waiting for a slot', async () => {
+  const { client, seen } = slowTable(1n);
+  const slots = writeSlots(1);
+  await expect(writeRecords(deletes(1, 5), { ...options(client), slots })).rejects.toThrow(
+    'refused',
+  );
+  expect(seen.flips).toEqual([partitionKey(TRANSACTION, 1n)]);
+});
