@@ -1,3 +1,8 @@
+/**
+ * Write slots (import/importer.ts): writes that share them keep to them together, which is how
+ * the local drop's parts, all in one process, keep to one import's groups in flight. The table is
+ * a stand-in that answers after a moment: DynamoDB Local answers too fast to hold a bound full.
+ */
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TRANSACTION } from '../../core/entities';
 import { PARTITION_KEY, partitionKey } from '../../core/layout';
