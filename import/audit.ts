@@ -40,6 +40,8 @@ export interface ImportEndedEvent extends Base, Uploader {
   outcome: 'imported' | 'rejected' | 'failed';
   counts: ImportSummary;
   problems: number;
+  /** The file's parts and those written whole (a failed import's counts add the others'). */
+  parts?: { total: number; written: number[] };
 }
 
 export interface RecordChangedEvent extends Base {

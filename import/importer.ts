@@ -164,6 +164,8 @@ export interface WriteOptions extends WriterOptions {
   concurrency?: number;
   /** Slots shared with other writes in this process; default `concurrency` of its own. */
   slots?: WriteSlots;
+  /** Once aborted, no group starts (those in flight finish); its reason is what is thrown. */
+  signal?: AbortSignal;
   /** Called after each group is written, with each record or delete and what its write found. */
   onWritten?: (group: { write: Parsed; written: Written }[]) => void;
 }
@@ -191,12 +193,15 @@ export async function writeRecords(
   const start = (group: Parsed[]): void => {
     // The failure is noted before the slot is let go: a group still waiting is not written.
     const task: Promise<void> = slots(async () => {
+      if (!failure && options.signal?.aborted) failure = { error: options.signal.reason };
       if (!failure) await write(group).catch((error: unknown) => void (failure ??= { error }));
     }).finally(() => inFlight.delete(task));
     inFlight.add(task);
   };
   let group: Parsed[] = [];
   for await (const parsed of records) {
+    if (options.signal?.aborted) failure ??= { error: options.signal.reason };
+    if (failure) break;
     group.push(parsed);
     if (group.length < recordsPerGroup) continue;
     start(group);

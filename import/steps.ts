@@ -5,8 +5,11 @@
  * so that each step can be retried or redriven alone; the report is `reports/<import id>.json`.
  */
 import { createHash } from 'node:crypto';
+import pLimit from 'p-limit';
 import {
   GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   type GetObjectCommandInput,
   type S3Client,
@@ -14,7 +17,7 @@ import {
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createTimeCodec } from '../core/times';
 import { importAuditEvent, type ImportAuditSink, type Uploader } from './audit';
-import { emptySummary, writeRecords, type ImportSummary, type WriteSlots } from './importer';
+import { count, emptySummary, writeRecords, type ImportSummary, type WriteSlots } from './importer';
 import { linesOf } from './lines';
 import {
   DEFAULT_PART_BYTES,
@@ -57,6 +60,50 @@ export interface ImportReport {
   problemCount: number;
   /** A failed import: what stopped it (never record data: see the Report step). */
   error?: string;
+  /**
+   * The file's parts and those written whole (their indexes). In a failed import `counts` also
+   * holds what the other parts wrote before they stopped: every record counted is in the table.
+   */
+  parts?: { total: number; written: number[] };
+}
+
+/**
+ * Each step's time limit, in seconds: its function's timeout (lib/import-drop.ts) and its Task's
+ * `TimeoutSeconds` (lib/import-workflow.ts), one figure for both, so that the workflow never
+ * waits on a step longer than Lambda lets it run, and the local runner cuts it at the same
+ * time. AWS Lambda's own limit is 900 s.
+ */
+export const STEP_TIMEOUT_SECONDS = {
+  Plan: 900,
+  CheckPart: 900,
+  Verify: 900,
+  WritePart: 900,
+  Report: 300,
+} as const;
+
+/**
+ * What WritePart keeps of its time limit: it starts no group after that, saves its counts and
+ * ends (ImportStopped), rather than being cut by Lambda mid-write with nothing said.
+ */
+export const WRITE_STOP_MARGIN_MS = 30_000;
+
+/** How often a writing part saves its counts and looks for the import's cancel marker. */
+export const WRITE_SAVE_MS = 5_000;
+
+/** How long a failed import's Report waits for parts still writing to stop and say how far. */
+export const CANCEL_GRACE_MS = 60_000;
+
+/**
+ * A step that stopped on purpose: its time limit near, or its import already failed elsewhere.
+ * Never retried (lib/import-workflow.ts): the same part would stop again.
+ */
+export class ImportStopped extends Error {
+  override readonly name = 'ImportStopped';
+}
+
+/** The part of Lambda's context a step reads: how long it may still run. */
+export interface StepContext {
+  getRemainingTimeInMillis(): number;
 }
 
 export interface StepDeps {
@@ -71,6 +118,8 @@ export interface StepDeps {
   writeConcurrency?: number;
   /** Slots every part this process writes shares (the local drop's; see WriteSlots). */
   writeSlots?: WriteSlots;
+  /** Told the records (and deletes) of each group as it is written: the local progress line. */
+  onRecordsWritten?: (records: number) => void;
 }
 
 export const PREFIX = { incoming: 'incoming/', reports: 'reports/', work: 'work/' } as const;
@@ -80,6 +129,13 @@ export const manifestKey = (importId: string) => workKey(importId, 'manifest.jso
 const checkedKey = (importId: string, index: number) => workKey(importId, `checked/${index}.json`);
 const recordsKey = (importId: string, index: number) => workKey(importId, `records/${index}.jsonl`);
 const writtenKey = (importId: string, index: number) => workKey(importId, `written/${index}.json`);
+/** A part being written: its counts so far, saved as it goes, `final` once it has stopped. */
+export const writingKey = (importId: string, index: number) =>
+  workKey(importId, `writing/${index}.json`);
+/** Put by a failed import's Report: every part still writing stops at its next save. */
+const cancelKey = (importId: string) => workKey(importId, 'cancelled');
+export const workPrefix = (importId: string, name: 'written' | 'writing' | 'checked') =>
+  workKey(importId, `${name}/`);
 const problemsKey = (importId: string) => workKey(importId, 'problems.json');
 
 /** Checked parts Verify reads ahead of the one it merges. */
@@ -144,6 +200,44 @@ async function body(
   return object.Body as AsyncIterable<Uint8Array>;
 }
 
+/**
+ * The key of the object an S3 event names. S3 documents its notifications' keys as URL-encoded
+ * (a space as `+`); EventBridge has been seen to deliver them both ways. The key as delivered is
+ * tried first, then its decoded forms; the version id, unique to one object, tells them apart.
+ */
+export async function objectKeyOf(
+  s3: S3Client,
+  bucket: string,
+  key: string,
+  versionId: string,
+): Promise<string> {
+  const decoded = (text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return undefined;
+    }
+  };
+  const candidates = [key, decoded(key.replace(/\+/g, ' ')), decoded(key)];
+  const tried = new Set<string>();
+  for (const candidate of candidates) {
+    if (candidate === undefined || tried.has(candidate)) continue;
+    tried.add(candidate);
+    try {
+      await s3.send(
+        new HeadObjectCommand({ Bucket: bucket, Key: candidate, ...version(versionId) }),
+      );
+      return candidate;
+    } catch (error) {
+      const name = (error as { name?: string }).name;
+      if (name !== 'NotFound' && name !== 'NoSuchKey' && name !== 'NoSuchVersion') throw error;
+    }
+  }
+  throw new Error(
+    `no version ${versionId} of ${JSON.stringify(key)} in ${bucket} (read as delivered and URL-decoded)`,
+  );
+}
+
 const uploader = (input: Partial<ExecutionInput>): Uploader => ({
   requester: input.requester ?? null,
   sourceIp: input.sourceIp ?? null,
@@ -152,6 +246,8 @@ const uploader = (input: Partial<ExecutionInput>): Uploader => ({
 
 export interface PlanResult {
   importId: string;
+  /** The object's key as S3 stores it (the event's, decoded where it came URL-encoded). */
+  key: string;
   sha256: string;
   parts: number;
   manifestKey: string;
@@ -160,13 +256,16 @@ export interface PlanResult {
 }
 
 /** Plan: the file's SHA-256 and parts (the manifest the maps read); "import started". */
-export async function plan(deps: StepDeps, input: ExecutionInput): Promise<PlanResult> {
-  const importId = importIdOf(input.key, input.versionId);
+export async function plan(deps: StepDeps, event: ExecutionInput): Promise<PlanResult> {
+  const key = await objectKeyOf(deps.s3, event.bucket, event.key, event.versionId);
+  const input = { ...event, key };
+  const importId = importIdOf(key, input.versionId);
   const startedAt = new Date().toISOString();
   const done = await readJson<ImportReport>(deps.s3, input.bucket, reportKey(importId));
   if (done?.outcome === 'imported')
     return {
       importId,
+      key,
       sha256: done.sha256 ?? '',
       parts: 0,
       manifestKey: manifestKey(importId),
@@ -188,7 +287,14 @@ export async function plan(deps: StepDeps, input: ExecutionInput): Promise<PlanR
       ...uploader(input),
     }),
   );
-  return { importId, sha256, parts: parts.length, manifestKey: manifestKey(importId), startedAt };
+  return {
+    importId,
+    key,
+    sha256,
+    parts: parts.length,
+    manifestKey: manifestKey(importId),
+    startedAt,
+  };
 }
 
 /** A Map item: one part of one import. */
@@ -279,38 +385,133 @@ async function checkedRecords(s3: S3Client, { bucket, importId, part }: PartInpu
   return storedRecords(body as AsyncIterable<Uint8Array>);
 }
 
+/** Whether the bucket holds `key` (its latest version). */
+async function exists(s3: S3Client, bucket: string, key: string): Promise<boolean> {
+  try {
+    await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NotFound') return false;
+    throw error;
+  }
+}
+
+/** The keys under `prefix`, every page. */
+export async function keysUnder(s3: S3Client, bucket: string, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await s3.send(
+      new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+    );
+    for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
+    token = page.NextContinuationToken;
+  } while (token);
+  return keys;
+}
+
+/** A part's counts while it writes, and once it stopped (`final`). */
+export type WritingCounts = PartCounts & { final: boolean };
+
+const total = (c: ImportSummary) => c.records + c.deletes;
+
 /**
  * WritePart (second pass): the part's records, as CheckPart checked them, written as the direct
  * import writes them, one audit event each. Safe to repeat: a part already written is not
  * written again, and one stopped half-way is written again whole (import/writer.ts keeps every
  * read whole meanwhile).
+ *
+ * While it writes it saves its counts every WRITE_SAVE_MS under `writing/`, and stops (no group
+ * starts after; those in flight finish) when its time limit is WRITE_STOP_MARGIN_MS away, when
+ * the import's Report has cancelled it, or when `signal` aborts (the local runner's cut); then
+ * it saves how far it got, and a failed import's report counts that (SPEC 9).
  */
-export async function writePart(deps: StepDeps, input: PartInput): Promise<PartCounts> {
-  const { part, importId } = input;
-  const key = writtenKey(importId, part.index);
-  const done = await readJson<PartCounts>(deps.s3, input.bucket, key);
+export async function writePart(
+  deps: StepDeps,
+  input: PartInput,
+  context?: StepContext,
+  signal?: AbortSignal,
+): Promise<PartCounts> {
+  const { part, importId, bucket } = input;
+  const index = part.index;
+  const done = await readJson<PartCounts>(deps.s3, bucket, writtenKey(importId, index));
   if (done) return done;
-  const summary = await writeRecords(await checkedRecords(deps.s3, input), {
-    client: deps.client,
-    tableName: deps.tableName,
-    concurrency: deps.writeConcurrency,
-    slots: deps.writeSlots,
-    onWritten: (group) =>
-      deps.audit(
-        ...group.map(({ write }) =>
-          importAuditEvent(importId, {
-            kind: 'record',
-            entity: write.entity.name,
-            recordId: write.id.toString(),
-            action: write.kind,
-            line: write.lineNo,
-          }),
+  if (await exists(deps.s3, bucket, cancelKey(importId)))
+    throw new ImportStopped(`part ${index} was not written: its import had already failed`);
+  // What an earlier attempt wrote stays written: the counts never go below it.
+  const earlier = await readJson<WritingCounts>(deps.s3, bucket, writingKey(importId, index));
+  const counts = emptySummary();
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted) onAbort();
+  const limit =
+    context &&
+    setTimeout(
+      () =>
+        stop.abort(
+          new ImportStopped(
+            `part ${index} stopped ${WRITE_STOP_MARGIN_MS / 1000} s before its time limit`,
+          ),
         ),
-      ),
-  });
-  const counts = { index: part.index, ...summary };
-  await writeJson(deps.s3, input.bucket, key, counts);
-  return counts;
+      Math.max(0, context.getRemainingTimeInMillis() - WRITE_STOP_MARGIN_MS),
+    );
+  const save = (final: boolean) => {
+    const best = earlier && total(earlier) > total(counts) ? earlier : counts;
+    const saved: WritingCounts = { ...best, index, final };
+    return writeJson(deps.s3, bucket, writingKey(importId, index), saved);
+  };
+  let saving: Promise<void> = Promise.resolve();
+  const ticker = setInterval(() => {
+    saving = saving
+      .then(async () => {
+        await save(false);
+        if (await exists(deps.s3, bucket, cancelKey(importId)))
+          stop.abort(new ImportStopped(`part ${index} stopped: its import failed elsewhere`));
+      })
+      .catch(() => {}); // a save that fails is made again next time, or by the final one
+  }, WRITE_SAVE_MS);
+  let failure: unknown;
+  let summary: ImportSummary | undefined;
+  try {
+    summary = await writeRecords(await checkedRecords(deps.s3, input), {
+      client: deps.client,
+      tableName: deps.tableName,
+      concurrency: deps.writeConcurrency,
+      slots: deps.writeSlots,
+      signal: stop.signal,
+      onWritten: (group) => {
+        for (const { write, written } of group) count(counts, write, written);
+        deps.onRecordsWritten?.(group.length);
+        deps.audit(
+          ...group.map(({ write }) =>
+            importAuditEvent(importId, {
+              kind: 'record',
+              entity: write.entity.name,
+              recordId: write.id.toString(),
+              action: write.kind,
+              line: write.lineNo,
+            }),
+          ),
+        );
+      },
+    });
+  } catch (error) {
+    failure = error;
+  } finally {
+    clearInterval(ticker);
+    clearTimeout(limit);
+    signal?.removeEventListener('abort', onAbort);
+    await saving;
+  }
+  if (summary === undefined) {
+    // Best effort: when S3 refuses this too, the error below still says what stopped the part.
+    await save(true).catch(() => {});
+    throw failure;
+  }
+  const result = { index, ...summary };
+  await writeJson(deps.s3, bucket, writtenKey(importId, index), result);
+  return result;
 }
 
 export interface ReportInput {
@@ -348,52 +549,102 @@ export interface ReportResult {
   reportKey: string;
 }
 
-/** Report: the counts summed, `reports/<import id>.json` written; "import ended". */
+/** Parts' counts read at once, at most this many reads in flight. */
+const TALLY_READS = 16;
+
+/**
+ * What the parts of an import wrote: those written whole (`written/`) and, when `stopped`, what
+ * the others wrote before they stopped (`writing/`), after waiting up to CANCEL_GRACE_MS for
+ * those still writing to save their final counts.
+ */
+async function tally(
+  deps: StepDeps,
+  bucket: string,
+  importId: string,
+  stopped: boolean,
+): Promise<{ counts: ImportSummary; written: number[] }> {
+  const indexOf = (key: string) => Number(key.slice(key.lastIndexOf('/') + 1, -'.json'.length));
+  const read = pLimit(TALLY_READS);
+  const readAll = <T>(keys: string[]) =>
+    Promise.all(keys.map((key) => read(() => readJson<T>(deps.s3, bucket, key))));
+  const writtenKeys = await keysUnder(deps.s3, bucket, workPrefix(importId, 'written'));
+  const written = (await readAll<PartCounts>(writtenKeys)).filter((c) => c !== undefined);
+  const whole = new Set(written.map((c) => c.index));
+  const partial: WritingCounts[] = [];
+  if (stopped) {
+    const deadline = Date.now() + CANCEL_GRACE_MS;
+    let keys = (await keysUnder(deps.s3, bucket, workPrefix(importId, 'writing'))).filter(
+      (key) => !whole.has(indexOf(key)),
+    );
+    for (;;) {
+      const found = (await readAll<WritingCounts>(keys)).filter((c) => c !== undefined);
+      partial.push(...found.filter((c) => c.final || Date.now() >= deadline));
+      keys = found.filter((c) => !c.final).map((c) => writingKey(importId, c.index));
+      if (keys.length === 0 || Date.now() >= deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+  const counts = emptySummary();
+  for (const part of [...written, ...partial])
+    for (const name of Object.keys(counts) as (keyof ImportSummary)[]) counts[name] += part[name];
+  return { counts, written: [...whole].sort((a, b) => a - b) };
+}
+
+/**
+ * Report: the counts summed, `reports/<import id>.json` written; "import ended". A failed import
+ * first cancels its parts still writing (they stop at their next save), then counts what every
+ * part wrote, finished or not.
+ */
 export async function report(deps: StepDeps, input: ReportInput): Promise<ReportResult> {
   const { bucket } = input;
-  const importId = input.importId ?? importIdOf(input.key, input.versionId);
-  const counts = emptySummary();
+  const plan = input.input?.plan;
+  const importId = input.importId ?? plan?.importId ?? importIdOf(input.key, input.versionId);
+  const key = plan?.key ?? input.key;
+  let counts = emptySummary();
   let verdict: Verdict | undefined;
   let outcome = input.outcome;
   let error = outcome === 'failed' ? failure(input.error) : undefined;
+  let parts: ImportReport['parts'];
   if (outcome === 'rejected') {
     verdict = await readJson<Verdict>(deps.s3, bucket, problemsKey(importId));
-  } else if (outcome === 'imported') {
-    const parts = (await readJson<Part[]>(deps.s3, bucket, manifestKey(importId))) ?? [];
-    for (const part of parts) {
-      const written = await readJson<PartCounts>(deps.s3, bucket, writtenKey(importId, part.index));
-      if (!written) {
-        outcome = 'failed';
-        error = `part ${part.index} was not written`;
-        break;
-      }
-      for (const name of Object.keys(counts) as (keyof ImportSummary)[])
-        counts[name] += written[name];
+  } else if (plan?.parts !== undefined && plan.alreadyImported === undefined) {
+    if (outcome === 'failed') await writeJson(deps.s3, bucket, cancelKey(importId), {});
+    const found = await tally(deps, bucket, importId, outcome === 'failed');
+    counts = found.counts;
+    parts = { total: plan.parts, written: found.written };
+    const missing = found.written.length < plan.parts;
+    if (outcome === 'imported' && missing) {
+      outcome = 'failed';
+      const set = new Set(found.written);
+      const first = Array.from({ length: plan.parts }, (_, i) => i).find((i) => !set.has(i));
+      error = `part ${first} was not written`;
     }
   }
   const result: ImportReport = {
     importId,
     outcome,
-    key: input.key,
+    key,
     versionId: input.versionId,
-    sha256: input.sha256 ?? input.input?.plan?.sha256 ?? null,
-    startedAt: input.startedAt ?? input.input?.plan?.startedAt ?? null,
+    sha256: input.sha256 ?? plan?.sha256 ?? null,
+    startedAt: input.startedAt ?? plan?.startedAt ?? null,
     endedAt: new Date().toISOString(),
     counts,
     problems: verdict?.problems ?? [],
     problemCount: verdict?.problemCount ?? 0,
     ...(error === undefined ? {} : { error }),
+    ...(parts === undefined ? {} : { parts }),
   };
   await writeJson(deps.s3, bucket, reportKey(importId), result);
   deps.audit(
     importAuditEvent(importId, {
       kind: 'import-ended',
-      key: input.key,
+      key,
       versionId: input.versionId,
       sha256: result.sha256,
       outcome,
       counts,
       problems: result.problemCount,
+      ...(parts === undefined ? {} : { parts }),
       ...uploader(input.input ?? {}),
     }),
   );

@@ -75,7 +75,7 @@ function changesOf(entity: 'customer' | 'transaction'): string {
 /**
  * The saved queries of changes (SPEC 9): who changed customer 42 (the import and its line), and
  * an import's file, version, SHA-256, uploader and outcome; the uploader's IAM principal is in
- * the CloudTrail data events of the import bucket (query `uploads`).
+ * the import bucket's server access logs, by the S3 request id (docs/operations.md).
  */
 export const IMPORT_QUERIES: Record<
   'changes-by-customer' | 'changes-by-transaction' | 'import',
@@ -89,15 +89,6 @@ export const IMPORT_QUERIES: Record<
     '| sort @timestamp asc',
   ].join('\n'),
 };
-
-/** Who put a file under incoming/ (CloudTrail data events: the IAM principal), by object key. */
-export const UPLOADS_QUERY = [
-  // A field name with a hyphen is written in backticks in Logs Insights.
-  'fields @timestamp, userIdentity.arn, userIdentity.principalId, sourceIPAddress, requestParameters.key, `responseElements.x-amz-version-id` as versionId, requestID',
-  '| filter eventName in ["PutObject", "CompleteMultipartUpload", "CopyObject"]',
-  '| sort @timestamp desc',
-  '| limit 1000',
-].join('\n');
 
 /** How many readers the dashboard widget shows per period. */
 export const TOP_READERS = 10;
@@ -152,8 +143,6 @@ export interface AuditTrailProps {
   readonly functionLogGroups: readonly ILogGroup[];
   /** The log groups the import's steps write their change events to (SPEC 9). */
   readonly importLogGroups: readonly ILogGroup[];
-  /** CloudTrail's data events of uploads to the import drop. */
-  readonly uploadsLogGroup: ILogGroup;
   /** The stage's monitoring: the budget alarm and the widgets go on its topic and dashboard. */
   readonly facade: MonitoringFacade;
 }
@@ -221,11 +210,6 @@ export class AuditTrail extends Construct {
         queryString,
         logGroupNames: importLogGroupNames,
       });
-    new CfnQueryDefinition(this, 'Query-uploads', {
-      name: `${props.name}/audit/uploads`,
-      queryString: UPLOADS_QUERY,
-      logGroupNames: [props.uploadsLogGroup.logGroupName],
-    });
 
     const period = THRESHOLDS.period;
     props.facade.addLargeHeader('Audit: who reads what (SPEC 8)');

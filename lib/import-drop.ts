@@ -7,7 +7,6 @@ import {
   type RemovalPolicy,
 } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { ReadWriteType, Trail } from 'aws-cdk-lib/aws-cloudtrail';
 import { EventField, Rule, RuleTargetInput } from 'aws-cdk-lib/aws-events';
 import { SfnStateMachine } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -25,7 +24,7 @@ import type { MonitoringFacade } from 'cdk-monitoring-constructs';
 import { Construct } from 'constructs';
 import { ENTITIES } from '../core/entities';
 import { IMPORT_AUDIT_MESSAGE } from '../import/audit';
-import { PREFIX } from '../import/steps';
+import { PREFIX, STEP_TIMEOUT_SECONDS } from '../import/steps';
 import { ApiFunction } from './api-function';
 import { PRIVATE_BUCKET } from './data';
 import { importWorkflowDefinition, type ImportWorkflowResources } from './import-workflow';
@@ -34,8 +33,8 @@ import { THRESHOLDS } from './monitoring';
 /**
  * How long the drop keeps what it holds. An uploaded file and the work files made from it are
  * copies of customers' personal data (identity documents among them) that the table already
- * holds once imported: 30 days leaves time to look into a rejected or failed import and to
- * redrive it, and no longer. Reports hold no field of a record (counts, line numbers, reasons):
+ * holds once imported: 30 days leaves time to look into a rejected or failed import, and no
+ * longer. Reports hold no field of a record (counts, line numbers, reasons):
  * kept as long as the audit trail they belong to (SPEC 8, 1,827 days). docs/security.md.
  */
 export const IMPORT_RETENTION = {
@@ -45,13 +44,16 @@ export const IMPORT_RETENTION = {
   noncurrentDays: 7,
 } as const;
 
-/** Per step: memory (MB; CPU grows with it) and time limit. A part is 8 MB by default. */
+/**
+ * Per step: memory (MB; CPU grows with it: 1,769 MB is one vCPU). A part is 8 MB by default.
+ * Each step's time limit is STEP_TIMEOUT_SECONDS (import/steps.ts), its Task's too.
+ */
 const STEPS = {
-  Plan: { entry: 'import-plan', memory: 1024, minutes: 15 },
-  CheckPart: { entry: 'import-check-part', memory: 1769, minutes: 15 },
-  Verify: { entry: 'import-verify', memory: 3008, minutes: 15 },
-  WritePart: { entry: 'import-write-part', memory: 1769, minutes: 15 },
-  Report: { entry: 'import-report', memory: 1024, minutes: 5 },
+  Plan: { entry: 'import-plan', memory: 1024 },
+  CheckPart: { entry: 'import-check-part', memory: 1769 },
+  Verify: { entry: 'import-verify', memory: 3008 },
+  WritePart: { entry: 'import-write-part', memory: 1769 },
+  Report: { entry: 'import-report', memory: 1024 },
 } as const;
 type Step = keyof typeof STEPS;
 
@@ -77,8 +79,6 @@ export class ImportDrop extends Construct {
   readonly bucket: Bucket;
   readonly stateMachine: StateMachine;
   readonly functions: ReadonlyMap<Step, ApiFunction>;
-  /** CloudTrail's data events of writes under incoming/: the uploader's IAM principal. */
-  readonly uploadsLogGroup: LogGroup;
 
   constructor(scope: Construct, id: string, props: ImportDropProps) {
     super(scope, id);
@@ -122,7 +122,7 @@ export class ImportDrop extends Construct {
         environment,
         description: `Import step ${step} (SPEC 9)`,
         memorySize: spec.memory,
-        timeout: Duration.minutes(spec.minutes),
+        timeout: Duration.seconds(STEP_TIMEOUT_SECONDS[step]),
         logRetention: props.logRetention,
         logRemovalPolicy: props.removalPolicy,
       });
@@ -143,6 +143,8 @@ export class ImportDrop extends Construct {
     this.allow(fn('WritePart'), ['s3:GetObject'], [work]);
     this.allow(fn('WritePart'), ['s3:PutObject'], [work]);
     this.allow(fn('Report'), ['s3:GetObject'], [work, reports]);
+    // A failed import's cancel marker, which stops its parts still writing.
+    this.allow(fn('Report'), ['s3:PutObject'], [work]);
     this.allow(fn('Report'), ['s3:PutObject'], [reports]);
     // A missing object is then NoSuchKey, not AccessDenied: the steps read work files that may
     // not exist yet (a first run) and tell the two apart.
@@ -152,7 +154,9 @@ export class ImportDrop extends Construct {
       );
     grantRecordWrite(fn('WritePart'), props.table);
 
+    const stack = Stack.of(this);
     const resources: ImportWorkflowResources = {
+      partition: stack.partition,
       planFunctionArn: fn('Plan').functionArn,
       checkPartFunctionArn: fn('CheckPart').functionArn,
       verifyFunctionArn: fn('Verify').functionArn,
@@ -164,7 +168,6 @@ export class ImportDrop extends Construct {
     };
     // Named after the stack (as the alarms are, lib/stage.ts): the Distributed Maps start child
     // executions of this state machine, and its role can name it only by a name known up front.
-    const stack = Stack.of(this);
     const stateMachineName = `${stack.stackName}-Import`;
     const arn = (resource: string, resourceName: string) =>
       stack.formatArn({
@@ -181,7 +184,10 @@ export class ImportDrop extends Construct {
       ),
       tracingEnabled: true,
       logs: {
+        // Under /aws/vendedlogs/: CloudWatch Logs gives such groups to Step Functions without a
+        // resource policy entry each (a policy holds 5,120 characters: a few stages' groups).
         destination: new LogGroup(this, 'WorkflowLogs', {
+          logGroupName: `/aws/vendedlogs/states/${stateMachineName}`,
           retention: props.logRetention ?? RetentionDays.FIVE_YEARS,
           removalPolicy: props.removalPolicy,
         }),
@@ -237,34 +243,10 @@ export class ImportDrop extends Construct {
     ] as const)
       Validations.of(workflowRole).acknowledge({ id, reason });
 
-    // "Who put the file there" (SPEC 9): S3's event names only the account; CloudTrail's data
-    // events name the IAM principal, about 5 minutes later ($0.10 per 100,000 events). Only
-    // writes under incoming/ of this bucket, kept as long as the audit trail.
-    this.uploadsLogGroup = new LogGroup(this, 'UploadsLog', {
-      retention: props.logRetention ?? RetentionDays.FIVE_YEARS,
-      removalPolicy: props.removalPolicy,
-    });
-    const trailBucket = new Bucket(this, 'TrailBucket', {
-      ...PRIVATE_BUCKET,
-      removalPolicy: props.removalPolicy,
-      autoDeleteObjects: props.autoDeleteObjects,
-      serverAccessLogsBucket: props.accessLogsBucket,
-      serverAccessLogsPrefix: 'import-trail/',
-      lifecycleRules: [{ expiration: Duration.days(IMPORT_RETENTION.reportsDays) }],
-    });
-    const trail = new Trail(this, 'UploadsTrail', {
-      bucket: trailBucket,
-      sendToCloudWatchLogs: true,
-      cloudWatchLogGroup: this.uploadsLogGroup,
-      includeGlobalServiceEvents: false,
-      isMultiRegionTrail: false,
-      managementEvents: ReadWriteType.NONE,
-      enableFileValidation: true,
-    });
-    trail.addS3EventSelector([{ bucket: this.bucket, objectPrefix: PREFIX.incoming }], {
-      readWriteType: ReadWriteType.WRITE_ONLY,
-      includeManagementEvents: false,
-    });
+    // "Who put the file there" (SPEC 9): S3's event names only the account; the bucket's server
+    // access logs (above) name the IAM principal of each PUT, found by the S3 request id that the
+    // "import started" audit event keeps (docs/operations.md). No CloudTrail trail: an account
+    // may hold 5 per region, and a stage must deploy beside an organisation's own.
 
     // Turning EventBridge on for the bucket is done by CDK's own custom resource, a Lambda
     // function with the AWS-managed basic execution role (logs only), one per stack.
@@ -321,7 +303,8 @@ export class ImportDrop extends Construct {
     };
     const look =
       'First look: the report under reports/ of the import bucket (ImportBucketName) and the ' +
-      "execution's events in the Step Functions console; redrive it or upload the file again.";
+      "execution's events in the Step Functions console; to try again, put the same file again " +
+      '(a record already written is written again, the same).';
     facade.addLargeHeader('Imports (SPEC 9)');
     facade.monitorStepFunction({
       stateMachine: this.stateMachine,

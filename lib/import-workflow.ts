@@ -6,7 +6,11 @@
  * One definition for the stage (lib/import-drop.ts, ARNs as tokens) and the local runner
  * (local/import-runner.ts, local ARNs); test/unit/import-workflow.test.ts runs its control flow.
  */
+import { STEP_TIMEOUT_SECONDS } from '../import/steps';
+
 export interface ImportWorkflowResources {
+  /** The stage's partition (`aws`, `aws-cn`, `aws-us-gov`): service integrations' ARNs name it. */
+  partition: string;
   planFunctionArn: string;
   checkPartFunctionArn: string;
   verifyFunctionArn: string;
@@ -25,6 +29,8 @@ export interface ImportWorkflowResources {
 export const IMPORT_TIMEOUT_SECONDS = 12 * 60 * 60;
 
 const retry = [
+  // A step that stopped on purpose (its time limit near, its import failed) would stop again.
+  { ErrorEquals: ['ImportStopped'], MaxAttempts: 0 },
   {
     ErrorEquals: [
       'Lambda.ServiceException',
@@ -41,32 +47,47 @@ const retry = [
 ];
 const onFailure = [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'ReportFailure' }];
 
-const task = (resource: string, rest: Record<string, unknown>) => ({
+type Step = keyof typeof STEP_TIMEOUT_SECONDS;
+
+/**
+ * A step's Task: its own TimeoutSeconds, its function's timeout, so that neither Step Functions
+ * nor a local interpreter (aws-local-stepfunctions cuts a Task at 60 s when none is set) ends it
+ * at another time than Lambda would.
+ */
+const task = (step: Step, resource: string, rest: Record<string, unknown>) => ({
   Type: 'Task',
   Resource: resource,
+  TimeoutSeconds: STEP_TIMEOUT_SECONDS[step],
   Retry: retry,
   ...rest,
 });
 
-const partMap = (r: ImportWorkflowResources, step: string, functionArn: string, next: string) => ({
+/** The object's key as Plan found it in the bucket (the event's may be URL-encoded). */
+const fileParameters = {
+  'importId.$': '$.plan.importId',
+  'bucket.$': '$.bucket',
+  'key.$': '$.plan.key',
+  'versionId.$': '$.versionId',
+};
+
+const partMap = (
+  r: ImportWorkflowResources,
+  step: 'CheckPart' | 'WritePart',
+  functionArn: string,
+  next: string,
+) => ({
   Type: 'Map',
   ItemReader: {
-    Resource: 'arn:aws:states:::s3:getObject',
+    Resource: `arn:${r.partition}:states:::s3:getObject`,
     ReaderConfig: { InputType: 'JSON' },
     Parameters: { Bucket: r.importBucketName, 'Key.$': '$.plan.manifestKey' },
   },
-  ItemSelector: {
-    'importId.$': '$.plan.importId',
-    'bucket.$': '$.bucket',
-    'key.$': '$.key',
-    'versionId.$': '$.versionId',
-    'part.$': '$$.Map.Item.Value',
-  },
+  ItemSelector: { ...fileParameters, 'part.$': '$$.Map.Item.Value' },
   MaxConcurrency: r.concurrency,
   ItemProcessor: {
     ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' },
     StartAt: step,
-    States: { [step]: task(functionArn, { End: true }) },
+    States: { [step]: task(step, functionArn, { End: true }) },
   },
   ResultPath: null,
   Retry: retry,
@@ -75,10 +96,7 @@ const partMap = (r: ImportWorkflowResources, step: string, functionArn: string, 
 });
 
 const reportParameters = (outcome: string | null) => ({
-  'importId.$': '$.plan.importId',
-  'bucket.$': '$.bucket',
-  'key.$': '$.key',
-  'versionId.$': '$.versionId',
+  ...fileParameters,
   'sha256.$': '$.plan.sha256',
   'startedAt.$': '$.plan.startedAt',
   ...(outcome === null ? { 'outcome.$': '$.outcome' } : { outcome }),
@@ -91,7 +109,7 @@ export function importWorkflowDefinition(r: ImportWorkflowResources): Record<str
     TimeoutSeconds: IMPORT_TIMEOUT_SECONDS,
     StartAt: 'Plan',
     States: {
-      Plan: task(r.planFunctionArn, {
+      Plan: task('Plan', r.planFunctionArn, {
         ResultPath: '$.plan',
         Catch: onFailure,
         Next: 'AlreadyImported',
@@ -102,14 +120,8 @@ export function importWorkflowDefinition(r: ImportWorkflowResources): Record<str
         Default: 'CheckParts',
       },
       CheckParts: partMap(r, 'CheckPart', r.checkPartFunctionArn, 'Verify'),
-      Verify: task(r.verifyFunctionArn, {
-        Parameters: {
-          'importId.$': '$.plan.importId',
-          'bucket.$': '$.bucket',
-          'key.$': '$.key',
-          'versionId.$': '$.versionId',
-          'parts.$': '$.plan.parts',
-        },
+      Verify: task('Verify', r.verifyFunctionArn, {
+        Parameters: { ...fileParameters, 'parts.$': '$.plan.parts' },
         ResultPath: '$.verify',
         Catch: onFailure,
         Next: 'IsValid',
@@ -134,7 +146,7 @@ export function importWorkflowDefinition(r: ImportWorkflowResources): Record<str
         },
         Next: 'Report',
       },
-      Report: task(r.reportFunctionArn, { ResultPath: '$.report', Next: 'Notify' }),
+      Report: task('Report', r.reportFunctionArn, { ResultPath: '$.report', Next: 'Notify' }),
       Notify: {
         Type: 'Choice',
         Choices: [{ Variable: '$.report.outcome', StringEquals: 'imported', Next: 'Done' }],
@@ -142,7 +154,7 @@ export function importWorkflowDefinition(r: ImportWorkflowResources): Record<str
       },
       Alert: {
         Type: 'Task',
-        Resource: 'arn:aws:states:::sns:publish',
+        Resource: `arn:${r.partition}:states:::sns:publish`,
         Parameters: {
           TopicArn: r.alarmTopicArn,
           'Message.$':

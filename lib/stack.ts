@@ -95,7 +95,6 @@ export class ReadApiStack extends Stack {
       name: this.stackName,
       functionLogGroups: [...this.api.functions.values()].map((fn) => fn.logGroup),
       importLogGroups: [...this.importDrop.functions.values()].map((fn) => fn.logGroup),
-      uploadsLogGroup: this.importDrop.uploadsLogGroup,
       facade: this.monitoring.facade,
     });
 

@@ -10,6 +10,11 @@
  * as `items`, beside `manifestKey`), and ResultWriter, ItemBatcher and the failure tolerance
  * are dropped. The alarm topic's Task
  * (`sns:publish`) is a no-op locally: the report and the exit status say the same.
+ *
+ * Each Task keeps its stage's TimeoutSeconds (the interpreter's own default would cut it at 60 s)
+ * and its handler is given what Lambda gives a function: its remaining time, and here an abort
+ * at that same limit, so that a step the interpreter has cut writes nothing more. As in a stage,
+ * once a part has failed no other part starts.
  */
 import { appendFileSync } from 'node:fs';
 import { createHandler as checkPartHandler } from '../functions/import-check-part';
@@ -31,6 +36,8 @@ import {
   type ImportReport,
   type PartCounts,
   type PlanResult,
+  ImportStopped,
+  type StepContext,
   type StepDeps,
 } from '../import/steps';
 import { importWorkflowDefinition } from '../lib/import-workflow';
@@ -50,6 +57,7 @@ const FUNCTIONS = {
   report: functionArn('import-report'),
 } as const;
 const ALARM_TOPIC_ARN = `arn:aws:sns:${REGION}:${ACCOUNT}:import-alarms`;
+const PARTITION = 'aws';
 
 type Json = unknown;
 type State = Record<string, Json> & { Type?: string };
@@ -83,15 +91,44 @@ export function localDefinition(definition: Record<string, unknown>): Definition
   return copy;
 }
 
+/** A service integration's resource, in any partition: `arn:<partition>:states:::<service>`. */
+const isIntegration = (resource: string | undefined, service: string) =>
+  resource !== undefined && new RegExp(`^arn:[a-z-]+:states:::${service}(\\.|$)`).test(resource);
+
 /** The function a Task state calls: its Resource, or lambda:invoke's FunctionName. */
 function taskFunction(state: State): string | undefined {
   const resource = state.Resource as string | undefined;
-  if (resource?.startsWith('arn:aws:states:::lambda:invoke'))
+  if (isIntegration(resource, 'lambda:invoke'))
     return (state.Parameters as { FunctionName?: string } | undefined)?.FunctionName;
   return resource;
 }
 
-type Handler = (input: never) => Promise<unknown>;
+/** A step's handler as Lambda would run it: its input, its context, and (locally) its cut. */
+type Handler = (input: never, context?: StepContext, signal?: AbortSignal) => Promise<unknown>;
+
+/**
+ * A handler run under its Task's TimeoutSeconds: told its remaining time as Lambda tells it, and
+ * aborted at the same instant the interpreter declares the Task timed out.
+ */
+function underTimeLimit(handler: Handler, name: string, seconds: number) {
+  return async (input: Json) => {
+    const deadline = Date.now() + seconds * 1000;
+    const cut = new AbortController();
+    const timer = setTimeout(
+      () => cut.abort(new ImportStopped(`${name} was cut at its time limit of ${seconds} s`)),
+      seconds * 1000,
+    );
+    try {
+      return await handler(
+        input as never,
+        { getRemainingTimeInMillis: () => deadline - Date.now() },
+        cut.signal,
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
 
 /** Each Task state, by name (nested ones too), mapped to its local handler. */
 function localHandlers(definition: Definition, handlers: Record<string, Handler>) {
@@ -103,16 +140,20 @@ function localHandlers(definition: Definition, handlers: Record<string, Handler>
       if (state.Type !== 'Task') continue;
       const fn = taskFunction(state);
       if (fn === undefined) continue;
-      const viaInvoke = (state.Resource as string).startsWith('arn:aws:states:::lambda:invoke');
-      if (fn.startsWith('arn:aws:states:::sns:publish')) {
+      const viaInvoke = isIntegration(state.Resource as string, 'lambda:invoke');
+      if (isIntegration(fn, 'sns:publish')) {
         byName[name] = async () => ({ MessageId: 'local' });
         continue;
       }
       const handler = handlers[fn];
       if (!handler) throw new Error(`no local handler for ${name} (${fn})`);
+      const seconds = state.TimeoutSeconds;
+      if (typeof seconds !== 'number')
+        throw new Error(`${name} sets no TimeoutSeconds: the interpreter would cut it at 60 s`);
+      const run = underTimeLimit(handler, name, seconds);
       byName[name] = async (input) => {
         const payload = viaInvoke ? (input as { Payload: Json }).Payload : input;
-        const result = await handler(payload as never);
+        const result = await run(payload);
         return viaInvoke ? { Payload: result, StatusCode: 200 } : result;
       };
     }
@@ -187,7 +228,7 @@ export function localStepDeps(target: LocalDropTarget, partBytes?: number): Step
 
 /** Runs the workflow over an object already in the drop; resolves with its report. */
 export async function runWorkflow(
-  deps: StepDeps,
+  stepDeps: StepDeps,
   input: ExecutionInput,
   options: LocalDropOptions = {},
 ): Promise<ImportReport> {
@@ -196,12 +237,18 @@ export async function runWorkflow(
     Object.assign(progress, change);
     options.onProgress?.({ ...progress });
   };
+  // Records count as each group is written, not as each part ends.
+  const deps: StepDeps = {
+    ...stepDeps,
+    onRecordsWritten: (n) => tell({ records: progress.records + n }),
+  };
   const wrap = (name: keyof typeof FUNCTIONS, h: Handler): Handler =>
     options.wrap?.[name]?.(h) ?? h;
   const plan = planHandler(deps);
   const checkPart = checkPartHandler(deps);
   const writePart = writePartHandler(deps);
   let checking = true;
+  let partFailed = false;
   const handlers: Record<string, Handler> = {
     [FUNCTIONS.plan]: wrap('plan', async (event: ExecutionInput) => {
       tell({ phase: 'planning' });
@@ -209,6 +256,7 @@ export async function runWorkflow(
       planned.items = planned.alreadyImported
         ? []
         : ((await readJson<Part[]>(deps.s3, event.bucket, planned.manifestKey)) ?? []);
+      tell({ parts: planned.parts });
       tell({ phase: 'checking', parts: planned.parts });
       return planned;
     }),
@@ -218,18 +266,21 @@ export async function runWorkflow(
       return result;
     }),
     [FUNCTIONS.verify]: wrap('verify', verifyHandler(deps) as Handler),
-    [FUNCTIONS.writePart]: wrap('writePart', async (event: Parameters<typeof writePart>[0]) => {
-      if (checking) {
-        checking = false;
-        tell({ phase: 'writing', partsDone: 0, records: 0 });
-      }
-      const result: PartCounts = await writePart(event);
-      tell({
-        partsDone: progress.partsDone + 1,
-        records: progress.records + result.records + result.deletes,
-      });
-      return result;
-    }),
+    [FUNCTIONS.writePart]: wrap(
+      'writePart',
+      async (event: Parameters<typeof writePart>[0], context, signal) => {
+        // A stage's Map starts no part once one has failed; the interpreter's inline Map would.
+        if (partFailed)
+          throw new ImportStopped(`part ${event.part.index} was not written: another part failed`);
+        if (checking) {
+          checking = false;
+          tell({ phase: 'writing', partsDone: 0, records: 0 });
+        }
+        const result: PartCounts = await writePart(event, context, signal);
+        tell({ partsDone: progress.partsDone + 1 });
+        return result;
+      },
+    ),
     [FUNCTIONS.report]: wrap('report', async (event: never) => {
       tell({ phase: 'reporting' });
       return reportHandler(deps)(event);
@@ -244,6 +295,7 @@ export async function runWorkflow(
       reportFunctionArn: FUNCTIONS.report,
       importBucketName: input.bucket,
       alarmTopicArn: ALARM_TOPIC_ARN,
+      partition: PARTITION,
       concurrency: options.concurrency ?? IMPORT_CONCURRENCY.default,
     }),
   );
@@ -262,6 +314,11 @@ export async function runWorkflow(
       ),
     },
   });
+  // A part failed for good (its retries spent): the Map's other parts are not started.
+  void (async () => {
+    for await (const event of execution.eventLogs)
+      if (event.type === 'MapIterationFailed') partFailed = true;
+  })();
   try {
     await execution.result;
   } catch {

@@ -66,9 +66,9 @@ export function importDepsFromEnv(env: Env = process.env): StepDeps {
  * A step's handler built on its first invocation (as the API's, functions/shared/record-handler.ts):
  * importing an entry file has no side effects; the clients then live as long as the environment.
  */
-export function onFirstInvocation<I, O>(
-  create: () => (input: I) => Promise<O>,
-): (input: I) => Promise<O> {
-  let handler: ((input: I) => Promise<O>) | undefined;
-  return (input) => (handler ??= create())(input);
+export function onFirstInvocation<I, O, C>(
+  create: () => (input: I, context?: C) => Promise<O>,
+): (input: I, context?: C) => Promise<O> {
+  let handler: ((input: I, context?: C) => Promise<O>) | undefined;
+  return (input, context) => (handler ??= create())(input, context);
 }

@@ -198,29 +198,27 @@ test('saved queries answer who changed a record, from which import, and who uplo
     expect(named(suffix).LogGroupNames).toEqual(importGroups);
   }
   expect(named('changes-by-customer').QueryString).toContain('kind = "record"');
-  expect(named('uploads').LogGroupNames).toEqual([
-    { Ref: s.logicalId(s.stack.importDrop.uploadsLogGroup) },
-  ]);
-  const [, trail] = resourcesOf(s.json, 'AWS::CloudTrail::Trail')[0]!;
-  expect(trail.Properties!.EventSelectors).toEqual([
-    {
-      DataResources: [
-        {
-          Type: 'AWS::S3::Object',
-          Values: [
-            {
-              'Fn::Join': [
-                '',
-                [{ 'Fn::GetAtt': [s.logicalId(s.stack.importDrop.bucket), 'Arn'] }, '/incoming/'],
-              ],
-            },
-          ],
-        },
-      ],
-      IncludeManagementEvents: false,
-      ReadWriteType: 'WriteOnly',
-    },
-  ]);
+});
+
+test("who put a file is in the import bucket's server access logs: no CloudTrail trail of its own", () => {
+  // An account holds 5 trails per region: a stage must deploy beside an organisation's own.
+  expect(resourcesOf(s.json, 'AWS::CloudTrail::Trail')).toEqual([]);
+  const bucket = s.json.Resources[s.logicalId(s.stack.importDrop.bucket)]!;
+  expect(bucket.Properties!.LoggingConfiguration).toEqual({
+    DestinationBucketName: { Ref: s.logicalId(s.stack.data.accessLogsBucket) },
+    LogFilePrefix: 'import-bucket/',
+  });
+});
+
+test('the workflow logs under /aws/vendedlogs/ and names no partition of its own', () => {
+  const machine = s.json.Resources[s.logicalId(s.stack.importDrop.stateMachine)]!;
+  const groupArn = machine.Properties!.LoggingConfiguration.Destinations[0].CloudWatchLogsLogGroup
+    .LogGroupArn as { 'Fn::GetAtt': [string, string] };
+  const group = s.json.Resources[groupArn['Fn::GetAtt'][0]]!;
+  expect(group.Properties!.LogGroupName).toBe(`/aws/vendedlogs/states/${s.stack.stackName}-Import`);
+  const definition = JSON.stringify(machine.Properties!.DefinitionString);
+  expect(definition).toContain('states:::s3:getObject');
+  expect(definition).not.toMatch(/arn:aws:/);
 });
 
 test('docs/operations.md gives the operator exactly what `npm run import -- --stage` calls', () => {
@@ -249,4 +247,26 @@ test('docs/operations.md gives the operator exactly what `npm run import -- --st
   const source = readFileSync(join(PROJECT_ROOT, 'import', 'stage-drop.ts'), 'utf8');
   const calls = [...source.matchAll(/new (\w+)Command\(/g)].map((m) => m[1]).sort();
   expect([...new Set(calls)]).toEqual(['DescribeStacks', 'ListObjectsV2']);
+});
+
+test("every Task that runs a function has TimeoutSeconds equal to that function's timeout", () => {
+  const definition = definitionOf(s.json);
+  const tasks: [string, Json][] = [];
+  const visit = (states: Record<string, Json>) => {
+    for (const [name, state] of Object.entries(states)) {
+      if (state.Type === 'Map') visit(state.ItemProcessor.States);
+      if (state.Type === 'Task' && /:function:/.test(state.Resource)) tasks.push([name, state]);
+    }
+  };
+  visit(definition.States);
+  expect(tasks.map(([name]) => name).sort()).toEqual(
+    ['CheckPart', 'Plan', 'Report', 'Verify', 'WritePart'].sort(),
+  );
+  const functions = resourcesOf(s.json, 'AWS::Lambda::Function');
+  for (const [name, state] of tasks) {
+    const id = s.logicalId(s.stack.importDrop.functions.get(name as never)!);
+    const fn = functions.find(([logicalId]) => logicalId === id)![1];
+    expect(state.Resource).toContain(id);
+    expect(state.TimeoutSeconds).toBe(fn.Properties!.Timeout);
+  }
 });

@@ -16,6 +16,7 @@ const stage = importWorkflowDefinition({
   reportFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:import-report',
   importBucketName: 'imports',
   alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms',
+  partition: 'aws',
   concurrency: 7,
 }) as { States: Record<string, Record<string, unknown>> };
 

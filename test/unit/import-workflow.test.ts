@@ -19,6 +19,7 @@ const stage = (concurrency: number) =>
     reportFunctionArn: arn('report'),
     importBucketName: 'imports',
     alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms',
+    partition: 'aws',
     concurrency,
   });
 const definition = localDefinition(stage(2));
@@ -45,8 +46,9 @@ async function run(stubs: Stubs = {}) {
       return result(event);
     };
   const handlers = {
-    Plan: step('Plan', () => ({
+    Plan: step('Plan', (e) => ({
       importId: IMPORT_ID,
+      key: e.key,
       sha256: 'abc',
       parts: 2,
       manifestKey: 'work/import-1/manifest.json',
