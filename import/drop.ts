@@ -6,14 +6,22 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { basename } from 'node:path';
-import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import { PREFIX, type ExecutionInput } from './steps';
 
 export interface Progress {
-  phase: 'planning' | 'checking' | 'writing' | 'reporting';
+  /**
+   * `uploading` the file (`bytes`), `starting` while no execution of the stage's workflow has
+   * been seen for it yet, then the workflow's own phases.
+   */
+  phase: 'uploading' | 'starting' | 'planning' | 'checking' | 'writing' | 'reporting';
   parts: number;
   partsDone: number;
+  /** Records (and deletes) checked while checking, written while writing. */
   records: number;
+  /** While uploading: bytes S3 has acknowledged, of the file's size. */
+  bytes?: { sent: number; total: number };
 }
 
 /** A key under `incoming/` no other drop uses: an upload is a new import even where the bucket keeps no versions (the local drop). */
@@ -25,22 +33,71 @@ export function incomingKey(file: string): string {
   return `${PREFIX.incoming}${stamp}-${randomBytes(4).toString('hex')}-${name}`;
 }
 
-/** Puts `file` into the drop: the execution input S3's event would carry. */
+const MiB = 1024 * 1024;
+/**
+ * S3's limits on an upload (Amazon S3 User Guide, "Amazon S3 multipart upload limits"): one
+ * PutObject takes at most 5 GiB, so a larger file must go up in parts; a multipart upload has at
+ * most 10,000 parts, each 5 MiB to 5 GiB (the last may be smaller); an object is at most 5 TiB,
+ * which 10,000 parts of 525 MiB hold.
+ */
+export const S3_MAX_PARTS = 10_000;
+export const S3_MIN_PART_BYTES = 5 * MiB;
+/** The least part this command uploads: a file up to this size goes up in one PutObject. */
+export const MIN_UPLOAD_PART_BYTES = 8 * MiB;
+/**
+ * About what the upload may hold in memory, the parts in flight and the one being read: 4 parts
+ * go up at once (lib-storage's default) while parts are at most 409 MiB (files up to 3.9 TiB),
+ * a 5 TiB file's 525 MiB parts 2 at a time.
+ */
+const UPLOAD_BUFFER_BYTES = 2048 * MiB;
+const UPLOAD_QUEUE = 4;
+
+/**
+ * The part size for a file of `size` bytes: at least MIN_UPLOAD_PART_BYTES, and large enough
+ * that the file fits in S3_MAX_PARTS parts (whole MiB: 525 MiB for 5 TiB).
+ */
+export function uploadPartBytes(size: number): number {
+  return Math.max(MIN_UPLOAD_PART_BYTES, Math.ceil(size / S3_MAX_PARTS / MiB) * MiB);
+}
+
+export interface UploadOptions {
+  /** Bytes per part (tests: S3_MIN_PART_BYTES, which lib-storage also refuses to go below). */
+  partBytes?: number;
+  /** Told the bytes S3 has acknowledged, after each part. */
+  onProgress?: (sent: number, total: number) => void;
+}
+
+/**
+ * Puts `file` into the drop, in parts when it is larger than one part (lib-storage's Upload:
+ * PutObject for one part; CreateMultipartUpload, UploadPart, CompleteMultipartUpload, and
+ * AbortMultipartUpload when a part fails), so any file S3 can hold goes up. Returns the execution
+ * input S3's event would carry.
+ */
 export async function putIntoDrop(
   s3: S3Client,
   bucket: string,
   file: string,
   key: string,
+  options: UploadOptions = {},
 ): Promise<ExecutionInput> {
   const size = statSync(file).size;
-  const put = await s3.send(
-    new PutObjectCommand({
-      Bucket: bucket,
-      Key: key,
-      Body: createReadStream(file),
-      ContentLength: size,
-    }),
-  );
+  const partSize = options.partBytes ?? uploadPartBytes(size);
+  const body = createReadStream(file);
+  const upload = new Upload({
+    client: s3,
+    params: { Bucket: bucket, Key: key, Body: body, ContentLength: size },
+    partSize,
+    queueSize: Math.max(1, Math.min(UPLOAD_QUEUE, Math.floor(UPLOAD_BUFFER_BYTES / partSize) - 1)),
+  });
+  const { onProgress } = options;
+  if (onProgress)
+    upload.on('httpUploadProgress', ({ loaded, total }) => onProgress(loaded ?? 0, total ?? size));
+  let put;
+  try {
+    put = await upload.done();
+  } finally {
+    body.destroy();
+  }
   return {
     bucket,
     key,

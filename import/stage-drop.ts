@@ -1,30 +1,77 @@
 /**
- * `npm run import -- <file> --stage <name>` (SPEC 9): the stage's import bucket from its stack's
- * output `ImportBucketName`, the file put under `incoming/` with the AWS credentials of the
- * environment, then the import followed until its report is there. What this needs of the
- * operator's policy: s3:PutObject on `incoming/*`, s3:GetObject on `reports/*`, and, for the
- * progress line only, s3:GetObject on `work/*` and s3:ListBucket on `work/` (without them the line
- * says only that the import runs).
+ * `npm run import -- <file> --stage <name>` or `--stack <name>` (SPEC 9): the stack's import
+ * bucket and state machine from its outputs `ImportBucketName` and `ImportStateMachineArn`, the
+ * file put under `incoming/` (in parts when large: import/drop.ts) with the AWS credentials of
+ * the environment, then the execution that upload started followed (./stage-execution.ts) until
+ * its report is there, or it ended without one, or none started. What this needs of the
+ * operator's policy (docs/operations.md): cloudformation:DescribeStacks on the stack;
+ * s3:PutObject and s3:AbortMultipartUpload on `incoming/*`; s3:GetObject on `reports/*`;
+ * states:ListExecutions on the state machine and states:DescribeExecution on its executions;
+ * and, for the progress line only, s3:GetObject on `work/*` and s3:ListBucket on `work/`
+ * (without them the line says only that the import runs).
  */
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { makeStage } from '../lib/stage';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { IMPORT_TIMEOUT_SECONDS } from '../lib/import-workflow';
 import { incomingKey, putIntoDrop, type Progress } from './drop';
 import type { Part } from './parts';
-import { importIdOf, manifestKey, readJson, reportKey, type ImportReport } from './steps';
+import {
+  CLOCK_SKEW_MS,
+  describeExecution,
+  endedWithoutReport,
+  findExecution,
+  isEnded,
+  notStarted,
+  stillRunning,
+  type Execution,
+  type Unreported,
+} from './stage-execution';
+import {
+  importIdOf,
+  manifestKey,
+  readJson,
+  reportKey,
+  workPrefix,
+  type ImportReport,
+  type PartCounts,
+  type WritingCounts,
+} from './steps';
 
 export const IMPORT_BUCKET_OUTPUT = 'ImportBucketName';
-/** How often the report is looked for. */
+export const IMPORT_STATE_MACHINE_OUTPUT = 'ImportStateMachineArn';
+/** How often the report, the execution and the progress are looked at. */
 export const POLL_MS = 2000;
+/**
+ * How long after the upload an execution must have started: EventBridge starts it within
+ * seconds, so minutes without one mean the event never reached the rule.
+ */
+export const EXECUTION_START_WAIT_MS = 5 * 60 * 1000;
+/**
+ * When the command stops waiting whatever the execution says: past the workflow's own limit
+ * (lib/import-workflow.ts), after which Step Functions has timed it out; 15 minutes for the
+ * clocks and a Report step still finishing.
+ */
+export const FOLLOW_CEILING_MS = (IMPORT_TIMEOUT_SECONDS + 15 * 60) * 1000;
 
-/** The stage's import bucket, from its CloudFormation stack's outputs. */
-export async function importBucketOf(cfn: CloudFormationClient, stage: string): Promise<string> {
-  const { stackName } = makeStage({ name: stage });
+/** The stack's import drop: its bucket and the state machine uploads start. */
+export interface StackDrop {
+  bucket: string;
+  stateMachineArn: string;
+}
+
+/** The stack's import drop, from its CloudFormation outputs. */
+export async function dropOf(cfn: CloudFormationClient, stackName: string): Promise<StackDrop> {
   const { Stacks } = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
-  const bucket = Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === IMPORT_BUCKET_OUTPUT);
-  if (!bucket?.OutputValue)
-    throw new Error(`stack ${stackName} has no output ${IMPORT_BUCKET_OUTPUT}: deploy it first`);
-  return bucket.OutputValue;
+  const output = (key: string) => {
+    const value = Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === key)?.OutputValue;
+    if (!value) throw new Error(`stack ${stackName} has no output ${key}: deploy it first`);
+    return value;
+  };
+  return {
+    bucket: output(IMPORT_BUCKET_OUTPUT),
+    stateMachineArn: output(IMPORT_STATE_MACHINE_OUTPUT),
+  };
 }
 
 /** As readJson, and nothing where the operator's policy does not let them read (progress). */
@@ -37,58 +84,150 @@ async function getJson<T>(s3: S3Client, bucket: string, key: string): Promise<T 
   }
 }
 
-async function countUnder(s3: S3Client, bucket: string, prefix: string): Promise<number> {
-  let count = 0;
+/**
+ * The keys under `prefix` (steps.ts has keysUnder; the listing is here so that the operator's
+ * policy test, test/infra/import-drop.test.ts, sees every call this command makes).
+ */
+async function keysOf(s3: S3Client, bucket: string, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
   let token: string | undefined;
   do {
     const page = await s3.send(
       new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
     );
-    count += page.KeyCount ?? 0;
+    for (const { Key } of page.Contents ?? []) if (Key) keys.push(Key);
     token = page.NextContinuationToken;
   } while (token);
-  return count;
+  return keys;
 }
 
-/** How far the import is, from what its steps left under `work/<import id>/`. */
-async function progressOf(s3: S3Client, bucket: string, importId: string): Promise<Progress> {
-  const parts = (await getJson<Part[]>(s3, bucket, manifestKey(importId)))?.length;
-  if (parts === undefined) return { phase: 'planning', parts: 0, partsDone: 0, records: 0 };
-  try {
-    const written = await countUnder(s3, bucket, `work/${importId}/written/`);
-    if (written > 0) return { phase: 'writing', parts, partsDone: written, records: 0 };
-    const checked = await countUnder(s3, bucket, `work/${importId}/checked/`);
-    return { phase: 'checking', parts, partsDone: checked, records: 0 };
-  } catch {
-    return { phase: 'checking', parts, partsDone: 0, records: 0 };
-  }
+/** `work/<id>/written/7.json` → 7 */
+const indexOf = (key: string) => Number(/(\d+)\.json$/.exec(key)?.[1] ?? -1);
+const total = (c: PartCounts) => c.records + c.deletes;
+
+/**
+ * How far the import is, from what its steps leave under `work/<import id>/`: the parts checked,
+ * then the parts written and the records (and deletes) of each, whole (`written/`, read once:
+ * they do not change) or so far (`writing/`, read again each time).
+ */
+function progressOf(s3: S3Client, bucket: string, importId: string) {
+  let parts: number | undefined;
+  const written = new Map<number, number>();
+  return async (): Promise<Progress> => {
+    parts ??= (await getJson<Part[]>(s3, bucket, manifestKey(importId)))?.length;
+    if (parts === undefined) return { phase: 'planning', parts: 0, partsDone: 0, records: 0 };
+    try {
+      const [whole, writing] = await Promise.all([
+        keysOf(s3, bucket, workPrefix(importId, 'written')),
+        keysOf(s3, bucket, workPrefix(importId, 'writing')),
+      ]);
+      if (whole.length === 0 && writing.length === 0) {
+        const checked = await keysOf(s3, bucket, workPrefix(importId, 'checked'));
+        return { phase: 'checking', parts, partsDone: checked.length, records: 0 };
+      }
+      await Promise.all(
+        whole
+          .filter((key) => !written.has(indexOf(key)))
+          .map(async (key) => {
+            const counts = await getJson<PartCounts>(s3, bucket, key);
+            if (counts) written.set(indexOf(key), total(counts));
+          }),
+      );
+      const partial = await Promise.all(
+        writing
+          .filter((key) => !written.has(indexOf(key)))
+          .map((key) => getJson<WritingCounts>(s3, bucket, key)),
+      );
+      let records = 0;
+      for (const n of written.values()) records += n;
+      for (const counts of partial) if (counts) records += total(counts);
+      return { phase: 'writing', parts, partsDone: whole.length, records };
+    } catch {
+      return { phase: 'checking', parts, partsDone: 0, records: 0 };
+    }
+  };
 }
 
 /** The AWS clients of the environment's credentials and region (tests pass their own). */
 export interface StageClients {
   cfn: CloudFormationClient;
   s3: S3Client;
+  sfn: SFNClient;
 }
 
-export async function importIntoStage(
-  stage: string,
+/** The waits, named above; tests make them short. */
+export interface FollowTimes {
+  pollMs: number;
+  startWaitMs: number;
+  ceilingMs: number;
+}
+
+export interface StackImportOptions {
+  clients?: StageClients;
+  /** Upload part size (default from the file's size: import/drop.ts). */
+  partBytes?: number;
+  times?: Partial<FollowTimes>;
+}
+
+/** The import's report, or how it ended without one. */
+export type StackImportResult = { report: ImportReport } | { unreported: Unreported };
+
+export async function importIntoStack(
+  stackName: string,
   file: string,
   onProgress: (progress: Progress) => void,
-  clients: StageClients = { cfn: new CloudFormationClient({}), s3: new S3Client({}) },
-): Promise<ImportReport> {
-  const { cfn, s3 } = clients;
+  options: StackImportOptions = {},
+): Promise<StackImportResult> {
+  const { cfn, s3, sfn } = options.clients ?? {
+    cfn: new CloudFormationClient({}),
+    s3: new S3Client({}),
+    sfn: new SFNClient({}),
+  };
+  const times: FollowTimes = {
+    pollMs: POLL_MS,
+    startWaitMs: EXECUTION_START_WAIT_MS,
+    ceilingMs: FOLLOW_CEILING_MS,
+    ...options.times,
+  };
   try {
-    const bucket = await importBucketOf(cfn, stage);
-    const input = await putIntoDrop(s3, bucket, file, incomingKey(file));
+    const { bucket, stateMachineArn } = await dropOf(cfn, stackName);
+    const since = new Date(Date.now() - CLOCK_SKEW_MS);
+    const upload = (sent: number, size: number) =>
+      onProgress({ phase: 'uploading', parts: 0, partsDone: 0, records: 0, bytes: { sent, total: size } });
+    const input = await putIntoDrop(s3, bucket, file, incomingKey(file), {
+      ...(options.partBytes === undefined ? {} : { partBytes: options.partBytes }),
+      onProgress: upload,
+    });
+    const uploaded = Date.now();
     const importId = importIdOf(input.key, input.versionId);
+    const progress = progressOf(s3, bucket, importId);
+    const seen = new Set<string>();
+    let execution: Execution | undefined;
     for (;;) {
       const report = await getJson<ImportReport>(s3, bucket, reportKey(importId));
-      if (report) return report;
-      onProgress(await progressOf(s3, bucket, importId));
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      if (report) return { report };
+      const waited = Date.now() - uploaded;
+      execution = execution?.executionArn
+        ? await describeExecution(sfn, execution.executionArn)
+        : await findExecution(sfn, stateMachineArn, input, since, seen);
+      if (!execution) {
+        if (waited >= times.startWaitMs)
+          return { unreported: notStarted(stackName, bucket, input, waited) };
+        onProgress({ phase: 'starting', parts: 0, partsDone: 0, records: 0 });
+      } else if (isEnded(execution.status)) {
+        // Report may have written it just before the execution ended (a rejected file fails it).
+        const last = await getJson<ImportReport>(s3, bucket, reportKey(importId));
+        return last ? { report: last } : { unreported: endedWithoutReport(execution) };
+      } else if (waited >= times.ceilingMs) {
+        return { unreported: stillRunning(execution, waited) };
+      } else {
+        onProgress(await progress());
+      }
+      await new Promise((resolve) => setTimeout(resolve, times.pollMs));
     }
   } finally {
     cfn.destroy();
     s3.destroy();
+    sfn.destroy();
   }
 }

@@ -461,7 +461,8 @@ export async function writePart(
     const saved: WritingCounts = { ...best, index, final };
     return writeJson(deps.s3, bucket, writingKey(importId, index), saved);
   };
-  let saving: Promise<void> = Promise.resolve();
+  // Saved at once: a failed import's Report then knows this part is writing and waits for it.
+  let saving: Promise<void> = save(false).catch(() => {});
   const ticker = setInterval(() => {
     saving = saving
       .then(async () => {
@@ -567,27 +568,33 @@ async function tally(
   const read = pLimit(TALLY_READS);
   const readAll = <T>(keys: string[]) =>
     Promise.all(keys.map((key) => read(() => readJson<T>(deps.s3, bucket, key))));
-  const writtenKeys = await keysUnder(deps.s3, bucket, workPrefix(importId, 'written'));
-  const written = (await readAll<PartCounts>(writtenKeys)).filter((c) => c !== undefined);
-  const whole = new Set(written.map((c) => c.index));
-  const partial: WritingCounts[] = [];
+  const written = new Map<number, ImportSummary>();
+  const partial: ImportSummary[] = [];
+  const note = (found: (PartCounts | undefined)[]) => {
+    for (const c of found) if (c) written.set(c.index, c);
+  };
+  note(await readAll<PartCounts>(await keysUnder(deps.s3, bucket, workPrefix(importId, 'written'))));
   if (stopped) {
     const deadline = Date.now() + CANCEL_GRACE_MS;
-    let keys = (await keysUnder(deps.s3, bucket, workPrefix(importId, 'writing'))).filter(
-      (key) => !whole.has(indexOf(key)),
-    );
+    let pending = (await keysUnder(deps.s3, bucket, workPrefix(importId, 'writing')))
+      .map(indexOf)
+      .filter((index) => !written.has(index));
     for (;;) {
-      const found = (await readAll<WritingCounts>(keys)).filter((c) => c !== undefined);
-      partial.push(...found.filter((c) => c.final || Date.now() >= deadline));
-      keys = found.filter((c) => !c.final).map((c) => writingKey(importId, c.index));
-      if (keys.length === 0 || Date.now() >= deadline) break;
+      // A part may have ended whole since it was last looked at: its written/ counts are whole.
+      note(await readAll<PartCounts>(pending.map((index) => writtenKey(importId, index))));
+      pending = pending.filter((index) => !written.has(index));
+      const found = await readAll<WritingCounts>(pending.map((i) => writingKey(importId, i)));
+      const over = Date.now() >= deadline;
+      for (const c of found) if (c && (c.final || over)) partial.push(c);
+      pending = found.filter((c) => c && !c.final).map((c) => c!.index);
+      if (pending.length === 0 || over) break;
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   }
   const counts = emptySummary();
-  for (const part of [...written, ...partial])
+  for (const part of [...written.values(), ...partial])
     for (const name of Object.keys(counts) as (keyof ImportSummary)[]) counts[name] += part[name];
-  return { counts, written: [...whole].sort((a, b) => a - b) };
+  return { counts, written: [...written.keys()].sort((a, b) => a - b) };
 }
 
 /**

@@ -104,7 +104,11 @@ function taskFunction(state: State): string | undefined {
 }
 
 /** A step's handler as Lambda would run it: its input, its context, and (locally) its cut. */
-type Handler = (input: never, context?: StepContext, signal?: AbortSignal) => Promise<unknown>;
+export type Handler = (
+  input: never,
+  context?: StepContext,
+  signal?: AbortSignal,
+) => Promise<unknown>;
 
 /**
  * A handler run under its Task's TimeoutSeconds: told its remaining time as Lambda tells it, and
@@ -131,7 +135,7 @@ function underTimeLimit(handler: Handler, name: string, seconds: number) {
 }
 
 /** Each Task state, by name (nested ones too), mapped to its local handler. */
-function localHandlers(definition: Definition, handlers: Record<string, Handler>) {
+export function localHandlers(definition: Definition, handlers: Record<string, Handler>) {
   const byName: Record<string, (input: Json) => Promise<Json>> = {};
   const visit = (states: Record<string, State>) => {
     for (const [name, state] of Object.entries(states)) {
@@ -248,11 +252,14 @@ export async function runWorkflow(
   const checkPart = checkPartHandler(deps);
   const writePart = writePartHandler(deps);
   let checking = true;
+  // Plan's, from the key as stored; until Plan has run, the one Report makes from the event's.
+  let importId = importIdOf(input.key, input.versionId);
   let partFailed = false;
   const handlers: Record<string, Handler> = {
     [FUNCTIONS.plan]: wrap('plan', async (event: ExecutionInput) => {
       tell({ phase: 'planning' });
       const planned: PlanResult & { items?: Part[] } = await plan(event);
+      importId = planned.importId;
       planned.items = planned.alreadyImported
         ? []
         : ((await readJson<Part[]>(deps.s3, event.bucket, planned.manifestKey)) ?? []);
@@ -324,11 +331,7 @@ export async function runWorkflow(
   } catch {
     // A failed execution still wrote its report when Report ran (Catch -> ReportFailure).
   }
-  const report = await readJson<ImportReport>(
-    deps.s3,
-    input.bucket,
-    reportKey(importIdOf(input.key, input.versionId)),
-  );
+  const report = await readJson<ImportReport>(deps.s3, input.bucket, reportKey(importId));
   if (!report) throw new Error(`the import of ${input.key} ended without a report`);
   return report;
 }

@@ -2,11 +2,20 @@
  * The local runner's one transform of the stage's workflow (local/import-runner.ts): each Map
  * that reads its items from S3 becomes an inline Map over Plan's `items`; nothing else changes.
  */
+import { jest } from '@jest/globals';
 import aslValidator from 'asl-validator';
 import { importWorkflowDefinition } from '../../lib/import-workflow';
 import { ConfigError } from '../../functions/shared/config';
 import { WRITE_CONCURRENCY } from '../../import/importer';
-import { localDefinition, localDropOptionsFromEnv, localStepDeps } from '../../local/import-runner';
+import { StateMachine } from 'aws-local-stepfunctions';
+import { ImportStopped } from '../../import/steps';
+import {
+  localDefinition,
+  localDropOptionsFromEnv,
+  localHandlers,
+  localStepDeps,
+  type Handler,
+} from '../../local/import-runner';
 
 const stage = importWorkflowDefinition({
   planFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:import-plan',
@@ -90,4 +99,66 @@ test("the local drop's parts share one process's write groups: the direct import
   expect(most).toBe(WRITE_CONCURRENCY);
   deps.s3.destroy();
   deps.client.destroy();
+});
+
+describe("a step's time limit locally is its Task's TimeoutSeconds, as in AWS", () => {
+  const fn = 'arn:aws:lambda:us-east-1:000000000000:function:slow';
+  const oneTask = (timeoutSeconds: number) => ({
+    StartAt: 'Slow',
+    States: { Slow: { Type: 'Task', Resource: fn, TimeoutSeconds: timeoutSeconds, End: true } },
+  });
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  /** Runs a one-Task machine whose handler takes `ms`; what it saw and how it ended. */
+  async function run(timeoutSeconds: number, ms: number) {
+    const seen: { remaining?: number; signal?: AbortSignal; abortedAt?: number } = {};
+    const started = Date.now();
+    const handler: Handler = async (_input, context, signal) => {
+      seen.remaining = context?.getRemainingTimeInMillis();
+      seen.signal = signal;
+      signal?.addEventListener('abort', () => (seen.abortedAt = Date.now() - started));
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return { done: true };
+    };
+    const definition = oneTask(timeoutSeconds);
+    const machine = new StateMachine(definition as never, {
+      validationOptions: { noValidate: true },
+    });
+    const execution = machine.run({} as never, {
+      overrides: {
+        taskResourceLocalHandlers: localHandlers(definition as never, { [fn]: handler }) as never,
+      },
+    });
+    const ended: Promise<{ output?: unknown; error?: string }> = execution.result.then(
+      (output) => ({ output }),
+      (error: Error) => ({ error: error.message }),
+    );
+    await jest.advanceTimersByTimeAsync(ms + 1000);
+    return { ...seen, ...(await ended) };
+  }
+
+  test('a step slower than the interpreter’s 60 s default runs to its end', async () => {
+    const result = await run(900, 90_000);
+    expect(result.output).toEqual({ done: true });
+    expect(result.remaining).toBe(900_000);
+    expect(result.signal?.aborted).toBe(false);
+  });
+
+  test('a step past its own limit is cut there, and told so: it starts nothing more', async () => {
+    const result = await run(120, 300_000);
+    expect(result.error).toMatch(/States\.Timeout/);
+    expect(result.abortedAt).toBe(120_000);
+    expect(result.signal?.reason).toBeInstanceOf(ImportStopped);
+  });
+
+  test('a Task without TimeoutSeconds is refused: the interpreter would cut it at 60 s', () => {
+    const { TimeoutSeconds, ...untimed } = oneTask(1).States.Slow;
+    expect(TimeoutSeconds).toBe(1);
+    expect(() =>
+      localHandlers({ StartAt: 'Slow', States: { Slow: untimed } } as never, {
+        [fn]: async () => ({}),
+      }),
+    ).toThrow(/sets no TimeoutSeconds/);
+  });
 });
