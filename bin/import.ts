@@ -1,16 +1,21 @@
 /**
- * `npm run import -- <file> [--stage <name>]` (SPEC 5, 9): the file into an import drop, the
- * import followed with a progress line, its report printed; exit 0 only when imported whole.
- * Without --stage, the local stack's drop, the workflow run in this process
- * (local/import-runner.ts); with it, the stage's drop, found from its stack's outputs
- * (import/stage-drop.ts). Records never reach a deployed table from this machine: TABLE_NAME is
- * refused (README).
+ * `npm run import -- <file> [--stage <name> | --stack <name>]` (SPEC 5, 9): the file into an
+ * import drop, the import followed with a progress line, its report printed; exit 0 only when
+ * imported whole. Without a flag, the local stack's drop, the workflow run in this process
+ * (local/import-runner.ts); with one, a deployed stack's drop, found from its outputs
+ * (import/stage-drop.ts): --stack names the CloudFormation stack (the default stack is
+ * `CurrencyExchangeReadApi`), --stage <name> is short for --stack CurrencyExchangeReadApi-<name>.
+ * Records never reach a deployed table from this machine: TABLE_NAME is refused (README).
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { ImportReport } from '../import/steps';
 import type { Progress } from '../import/drop';
+import type { ImportReport } from '../import/steps';
+import type { Unreported } from '../import/stage-execution';
+import { progressLine } from '../import/progress-line';
 import { ConfigError } from '../functions/shared/config';
+import { positiveFromEnv } from '../functions/shared/import-deps';
+import { makeStage } from '../lib/stage';
 import { dropFile, localDropOptionsFromEnv } from '../local/import-runner';
 import {
   incompleteState,
@@ -20,7 +25,7 @@ import {
   type LocalState,
 } from '../local/state';
 
-const USAGE = 'Usage: npm run import -- <file.jsonl> [--stage <name>]';
+const USAGE = 'Usage: npm run import -- <file.jsonl> [--stage <name> | --stack <name>]';
 
 /** The running local stack's. */
 function localState(): Partial<LocalState> {
@@ -29,51 +34,40 @@ function localState(): Partial<LocalState> {
   } catch (error) {
     if (!(error instanceof LocalStackNotRunning)) throw error;
     throw new Error(
-      'The local stack has not been started: run `npm start`, or give --stage <name> for a deployed stage',
+      'The local stack has not been started: run `npm start`, or give --stage <name> or --stack <name> for a deployed stack',
       { cause: error },
     );
   }
 }
 
+/** Counts as the last lines say them: records, by entity, and deletes. */
+function countsText(counts: ImportReport['counts']): string {
+  const deleted =
+    counts.deletes === 0
+      ? ''
+      : `, deleted ${counts.deletes} (${counts.notFound} of them not there)`;
+  return `${counts.records} records (${counts.transactions} transactions, ${counts.customers} customers)${deleted}`;
+}
+
 /**
- * Progress on stderr: on a terminal one live line; otherwise (CI logs, nohup) a plain line every
- * IMPORT_PROGRESS_SECONDS (default 5), so that a short import prints nothing.
+ * A failed import's last line: what is in the table (every record counted is: import/steps.ts
+ * report) and what to do next.
  */
-function progressReporter(): { update: (p: Progress) => void; end: () => void } {
-  const tty = process.stderr.isTTY;
-  const everyMs = Number(process.env.IMPORT_PROGRESS_SECONDS ?? 5) * 1000;
-  const started = performance.now();
-  let last = tty ? 0 : started;
-  let shown = false;
-  return {
-    update: ({ phase, parts, partsDone, records }) => {
-      const now = performance.now();
-      if (!tty && now - last < everyMs) return;
-      last = now;
-      const text =
-        phase === 'checking' || phase === 'writing'
-          ? `Import ${phase}: ${partsDone} of ${parts} parts, ${records} records`
-          : `Import ${phase}`;
-      process.stderr.write(tty ? `\r\x1b[K${text}` : `${text}\n`);
-      shown = true;
-    },
-    end: () => {
-      if (tty && shown) process.stderr.write('\n');
-    },
-  };
+function failedLine(report: ImportReport): string {
+  const { counts, parts } = report;
+  const whole =
+    parts === undefined ? '' : `; ${parts.written.length} of ${parts.total} parts written whole`;
+  const written =
+    counts.records + counts.deletes === 0
+      ? `Nothing was written${whole}.`
+      : `Written before it stopped: ${countsText(counts)}${whole}.`;
+  return `${written} Putting the same file again is safe: records already written are written again, the same.`;
 }
 
 /** The report as a person reads it: problems on stderr, the outcome and counts on stdout. */
 function printReport(report: ImportReport, file: string, where: string): number {
-  const { counts } = report;
   if (report.outcome === 'imported') {
-    const deleted =
-      counts.deletes === 0
-        ? ''
-        : `, deleted ${counts.deletes} (${counts.notFound} of them not there)`;
-    console.log(
-      `Imported ${counts.records} records (${counts.transactions} transactions, ${counts.customers} customers)${deleted} from ${basename(file)} into ${where}`,
-    );
+    console.log(`Imported ${countsText(report.counts)} from ${basename(file)} into ${where}`);
   } else if (report.outcome === 'rejected') {
     for (const problem of report.problems) console.error(problem);
     const n = report.problemCount;
@@ -85,20 +79,43 @@ function printReport(report: ImportReport, file: string, where: string): number 
   console.error(
     `Report: reports/${report.importId}.json (SHA-256 ${report.sha256 ?? 'unknown'}, ${report.startedAt ?? '?'} to ${report.endedAt})`,
   );
+  if (report.outcome === 'failed') console.error(failedLine(report));
   return report.outcome === 'imported' ? 0 : 1;
 }
 
-function parseArgs(argv: string[]): { file: string; stage: string | undefined } | undefined {
+/** An import that ended without a report: what happened, and what to do, on stderr. */
+function printUnreported(unreported: Unreported): number {
+  for (const line of unreported.lines) console.error(line);
+  return 1;
+}
+
+interface Args {
+  file: string;
+  /** A deployed stack's drop (--stack, or --stage's stack); none for the local drop. */
+  target?: { stack: string } | { stage: string };
+}
+
+/** The value of `flag`, taken out of `args`; null when the flag has none (a usage error). */
+function takeFlag(args: string[], flag: string): string | undefined | null {
+  const at = args.indexOf(flag);
+  if (at === -1) return undefined;
+  const value = args[at + 1];
+  if (value === undefined || value === '' || value.startsWith('--')) return null;
+  args.splice(at, 2);
+  return value;
+}
+
+function parseArgs(argv: string[]): Args | undefined {
   const args = [...argv];
-  let stage: string | undefined;
-  const at = args.indexOf('--stage');
-  if (at !== -1) {
-    stage = args[at + 1];
-    if (!stage) return undefined;
-    args.splice(at, 2);
-  }
+  const stage = takeFlag(args, '--stage');
+  const stack = takeFlag(args, '--stack');
+  if (stage === null || stack === null || (stage !== undefined && stack !== undefined))
+    return undefined;
   if (args.length !== 1 || args[0]!.startsWith('--')) return undefined;
-  return { file: args[0]!, stage };
+  const file = args[0]!;
+  if (stack !== undefined) return { file, target: { stack } };
+  if (stage !== undefined) return { file, target: { stage } };
+  return { file };
 }
 
 /**
@@ -132,31 +149,63 @@ async function main(): Promise<number> {
   }
   if (process.env.TABLE_NAME) {
     console.error(
-      'TABLE_NAME is no longer used: records reach a deployed table only through its stage: `npm run import -- <file> --stage <name>` (README)',
+      'TABLE_NAME is no longer used: records reach a deployed table only through its drop: `npm run import -- <file> --stage <name>` or `--stack <name>` (README)',
     );
     return 2;
   }
-  const { file, stage } = args;
+  const { file, target } = args;
   const unreadable = fileProblem(file);
   if (unreadable) {
     console.error(unreadable);
     return 2;
   }
   let settings;
+  let everySeconds;
   try {
-    settings = stage === undefined ? localDropOptionsFromEnv() : {};
+    settings = target === undefined ? localDropOptionsFromEnv() : {};
+    everySeconds = positiveFromEnv(process.env, 'IMPORT_PROGRESS_SECONDS');
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
     return 2;
   }
-  const progress = progressReporter();
-  if (stage !== undefined) {
-    const { importIntoStage } = await import('../import/stage-drop');
-    const report = await importIntoStage(stage, file, progress.update);
+  // A stage's name is checked here (SettingsError: exit 1, with the rule), a stack's by CloudFormation.
+  const stackName =
+    target === undefined || 'stack' in target
+      ? target?.stack
+      : makeStage({ name: target.stage }).stackName;
+  const progress = progressLine({
+    tty: process.stderr.isTTY === true,
+    write: (text) => process.stderr.write(text),
+    ...(everySeconds === undefined ? {} : { everySeconds }),
+  });
+  let print: () => number;
+  try {
+    if (target !== undefined && stackName !== undefined) {
+      const { importIntoStack } = await import('../import/stage-drop');
+      const result = await importIntoStack(stackName, file, progress.update);
+      const where = 'stack' in target ? `stack ${target.stack}` : `stage ${target.stage}`;
+      print = () =>
+        'report' in result
+          ? printReport(result.report, file, where)
+          : printUnreported(result.unreported);
+    } else {
+      const { report, where } = await importLocally(file, settings, progress.update);
+      print = () => printReport(report, file, where);
+    }
+  } finally {
+    // The line ends before anything else is printed, whatever happened.
     progress.end();
-    return printReport(report, file, `stage ${stage}`);
   }
+  return print();
+}
+
+/** Into the running local stack's drop, the workflow run here. */
+async function importLocally(
+  file: string,
+  settings: ReturnType<typeof localDropOptionsFromEnv>,
+  onProgress: (p: Progress) => void,
+): Promise<{ report: ImportReport; where: string }> {
   const state = localState();
   if (
     !state.tableName ||
@@ -177,10 +226,9 @@ async function main(): Promise<number> {
       auditFile: localAuditFile(),
     },
     file,
-    { onProgress: progress.update, ...settings },
+    { onProgress, ...settings },
   );
-  progress.end();
-  return printReport(report, file, `the local stack's table (${state.dynamoDbEndpoint})`);
+  return { report, where: `the local stack's table (${state.dynamoDbEndpoint})` };
 }
 
 main().then(

@@ -193,7 +193,13 @@ export async function importIntoStack(
     const { bucket, stateMachineArn } = await dropOf(cfn, stackName);
     const since = new Date(Date.now() - CLOCK_SKEW_MS);
     const upload = (sent: number, size: number) =>
-      onProgress({ phase: 'uploading', parts: 0, partsDone: 0, records: 0, bytes: { sent, total: size } });
+      onProgress({
+        phase: 'uploading',
+        parts: 0,
+        partsDone: 0,
+        records: 0,
+        bytes: { sent, total: size },
+      });
     const input = await putIntoDrop(s3, bucket, file, incomingKey(file), {
       ...(options.partBytes === undefined ? {} : { partBytes: options.partBytes }),
       onProgress: upload,

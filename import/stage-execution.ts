@@ -69,7 +69,8 @@ export async function findExecution(
       new ListExecutionsCommand({ stateMachineArn, maxResults: 100, nextToken }),
     );
     for (const item of page.executions ?? []) {
-      if (item.startDate !== undefined && item.startDate.getTime() < since.getTime()) return undefined;
+      if (item.startDate !== undefined && item.startDate.getTime() < since.getTime())
+        return undefined;
       if (!item.executionArn || seen.has(item.executionArn)) continue;
       const execution = await describeExecution(sfn, item.executionArn);
       if (startedFor(execution.input, upload)) return execution;

@@ -6,7 +6,7 @@ import { Api } from './api';
 import { AuditTrail } from './audit';
 import { Data } from './data';
 import { Identity } from './identity';
-import { IMPORT_BUCKET_OUTPUT } from '../import/stage-drop';
+import { IMPORT_BUCKET_OUTPUT, IMPORT_STATE_MACHINE_OUTPUT } from '../import/stage-drop';
 import { ImportDrop } from './import-drop';
 import { Monitoring } from './monitoring';
 import { PROJECT_ROOT } from './project-root';
@@ -117,7 +117,7 @@ export class ReadApiStack extends Stack {
       description:
         'npm run import -- <file> --stage <name> puts files under incoming/ here (SPEC 9)',
     });
-    new CfnOutput(this, 'ImportStateMachineArn', {
+    new CfnOutput(this, IMPORT_STATE_MACHINE_OUTPUT, {
       value: this.importDrop.stateMachine.stateMachineArn,
       description: 'The import workflow; npm run import follows its executions',
     });
