@@ -226,27 +226,74 @@ test('docs/operations.md gives the operator exactly what `npm run import -- --st
   const block = /\*\*The operator's policy\*\*[\s\S]*?```json\n([\s\S]*?)```/.exec(docs)![1]!;
   const statements = (JSON.parse(block) as { Statement: Json[] }).Statement;
   const granted = statements.flatMap((st) =>
-    list<string>(st.Resource).map(
-      (r) => `${st.Action} ${r.replace(/^.*:::IMPORT_BUCKET_NAME/, '')}`,
+    list<string>(st.Action).flatMap((action) =>
+      list<string>(st.Resource).map(
+        (r) => `${action} ${r.replace(/^.*:::IMPORT_BUCKET_NAME/, '')}`,
+      ),
     ),
   );
-  // import/stage-drop.ts: DescribeStacks for the bucket, PutObject into incoming/, GetObject of
-  // the report and the work files, ListObjectsV2 of work/ for the progress line.
+  // import/stage-drop.ts: DescribeStacks for the drop; the upload into incoming/ (in parts, and
+  // aborted when a part fails); GetObject of the report and the work files, ListObjectsV2 of
+  // work/ for the progress line; import/stage-execution.ts: the upload's execution found and
+  // followed.
   expect(granted.sort()).toEqual(
     [
       'cloudformation:DescribeStacks arn:aws:cloudformation:REGION:ACCOUNT:stack/STACK_NAME/*',
       `s3:PutObject /${PREFIX.incoming}*`,
+      `s3:AbortMultipartUpload /${PREFIX.incoming}*`,
       `s3:GetObject /${PREFIX.reports}*`,
       `s3:GetObject /${PREFIX.work}*`,
       's3:ListBucket ',
+      'states:ListExecutions arn:aws:states:REGION:ACCOUNT:stateMachine:STATE_MACHINE_NAME',
+      'states:DescribeExecution arn:aws:states:REGION:ACCOUNT:execution:STATE_MACHINE_NAME:*',
     ].sort(),
   );
   expect(statements.find((st) => st.Action === 's3:ListBucket').Condition).toEqual({
     StringLike: { 's3:prefix': `${PREFIX.work}*` },
   });
-  const source = readFileSync(join(PROJECT_ROOT, 'import', 'stage-drop.ts'), 'utf8');
-  const calls = [...source.matchAll(/new (\w+)Command\(/g)].map((m) => m[1]).sort();
-  expect([...new Set(calls)]).toEqual(['DescribeStacks', 'ListObjectsV2']);
+
+  // Every call the command makes, named by its Command class, and the action IAM checks for it.
+  const source = (...path: string[]) => readFileSync(join(PROJECT_ROOT, ...path), 'utf8');
+  const commandsIn = (text: string) =>
+    [...new Set([...text.matchAll(/new (\w+)Command\(/g)].map((m) => m[1]!))].sort();
+  const own = commandsIn(
+    source('import', 'stage-drop.ts') + source('import', 'stage-execution.ts'),
+  );
+  expect(own).toEqual(['DescribeExecution', 'DescribeStacks', 'ListExecutions', 'ListObjectsV2']);
+  // The report and the work files: readJson (import/steps.ts), one GetObject each.
+  expect(source('import', 'stage-drop.ts')).toMatch(/\breadJson\b/);
+  // The upload: lib-storage's Upload in import/drop.ts, which sends nothing else itself. Upload
+  // sends PutObjectTagging only when given tags, and none are.
+  const drop = source('import', 'drop.ts');
+  expect(commandsIn(drop)).toEqual([]);
+  expect(drop).toContain('new Upload(');
+  expect(drop).not.toMatch(/\btags\b/);
+  const libStorage = join('node_modules', '@aws-sdk', 'lib-storage');
+  const { main } = JSON.parse(source(libStorage, 'package.json')) as { main: string };
+  const upload = commandsIn(source(libStorage, main)).filter((c) => c !== 'PutObjectTagging');
+  expect(upload).toEqual([
+    'AbortMultipartUpload',
+    'CompleteMultipartUpload',
+    'CreateMultipartUpload',
+    'PutObject',
+    'UploadPart',
+  ]);
+  const action: Record<string, string> = {
+    DescribeStacks: 'cloudformation:DescribeStacks',
+    GetObject: 's3:GetObject',
+    ListObjectsV2: 's3:ListBucket',
+    PutObject: 's3:PutObject',
+    CreateMultipartUpload: 's3:PutObject',
+    UploadPart: 's3:PutObject',
+    CompleteMultipartUpload: 's3:PutObject',
+    AbortMultipartUpload: 's3:AbortMultipartUpload',
+    ListExecutions: 'states:ListExecutions',
+    DescribeExecution: 'states:DescribeExecution',
+  };
+  const needed = new Set([...own, 'GetObject', ...upload].map((c) => action[c] ?? `${c}?`));
+  expect([...needed].sort()).toEqual(
+    [...new Set(statements.flatMap((st) => list<string>(st.Action)))].sort(),
+  );
 });
 
 test("every Task that runs a function has TimeoutSeconds equal to that function's timeout", () => {

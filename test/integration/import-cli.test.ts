@@ -134,5 +134,7 @@ test('no running local stack: a clear error', async () => {
 test('usage without a file', async () => {
   const r = await run([]);
   expect(r.status).toBe(2);
-  expect(r.stderr).toContain('Usage: npm run import -- <file.jsonl> [--stage <name>]');
+  expect(r.stderr).toContain(
+    'Usage: npm run import -- <file.jsonl> [--stage <name> | --stack <name>]',
+  );
 });
