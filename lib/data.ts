@@ -26,6 +26,8 @@ export interface DataProps {
    * @default false: the table and buckets outlive the stack
    */
   readonly disposable?: boolean;
+  /** The table's warm write throughput (lib/settings.ts `tableWarmWritesPerSecond`). */
+  readonly warmWritesPerSecond?: number;
 }
 
 /**
@@ -61,6 +63,10 @@ export class Data extends Construct {
       // for the functions' roles.
       encryption: TableEncryption.AWS_MANAGED,
       removalPolicy,
+      // A backfill's pace from its first minute, rather than on-demand's doubling every ~30 min.
+      ...(props.warmWritesPerSecond === undefined
+        ? {}
+        : { warmThroughput: { writeUnitsPerSecond: props.warmWritesPerSecond } }),
     });
 
     this.accessLogsBucket = new Bucket(this, 'AccessLogsBucket', {

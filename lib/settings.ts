@@ -45,6 +45,12 @@ export interface Settings {
    */
   readonly importConcurrency: number;
   /**
+   * The table's warm write throughput (DynamoDB warm throughput, write units a second it serves
+   * at once), for a backfill: undefined leaves what on-demand gives a new table. Context
+   * `tableWarmWritesPerSecond`; TABLE_WARM_WRITES says the bounds and why.
+   */
+  readonly tableWarmWritesPerSecond?: number;
+  /**
    * What the user pool's threat protection does (lib/identity.ts): `enforced` (Cognito's
    * full-function mode: blocks and challenges as configured) or `audit` (audit-only: scores and
    * logs every sign-in, blocks nothing). Context `threatProtection`; the default depends on the
@@ -84,6 +90,14 @@ const THREAT_PROTECTION_RULE = THREAT_PROTECTION_MODES.join(' or ');
  * warmed up for it would take, and almost surely a slipped digit.
  */
 export const IMPORT_CONCURRENCY = { default: 10, max: 1000 } as const;
+
+/**
+ * Warm write throughput a stage may ask for: at least what a new on-demand table already has
+ * (4,000 write units a second), at most the default per-table on-demand quota (40,000; raise the
+ * quota first for more). Raising it is charged once, and it cannot be lowered again: DynamoDB
+ * keeps a table's warm throughput once reached (docs/operations.md).
+ */
+export const TABLE_WARM_WRITES = { min: 4000, max: 40_000 } as const;
 
 export const DEFAULT_SETTINGS: Settings = {
   signatureUrlTtlSeconds: URL_TTL_SECONDS.default,
@@ -131,6 +145,14 @@ export function validateSettings(settings: Settings): Settings {
   if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > IMPORT_CONCURRENCY.max)
     throw new SettingsError(
       `importConcurrency must be a whole number from 1 to ${IMPORT_CONCURRENCY.max}, got: ${String(concurrency)}`,
+    );
+  const warm = settings.tableWarmWritesPerSecond;
+  if (
+    warm !== undefined &&
+    !(Number.isSafeInteger(warm) && warm >= TABLE_WARM_WRITES.min && warm <= TABLE_WARM_WRITES.max)
+  )
+    throw new SettingsError(
+      `tableWarmWritesPerSecond must be a whole number from ${TABLE_WARM_WRITES.min} to ${TABLE_WARM_WRITES.max}, got: ${String(warm)}`,
     );
   if (!isThreatProtection(settings.threatProtection))
     throw new SettingsError(
@@ -198,7 +220,13 @@ export function settingsFromContext(
       `importConcurrency must be a whole number from 1 to ${IMPORT_CONCURRENCY.max}, got: ${JSON.stringify(concurrency)}`,
     );
   const threatProtection = node.tryGetContext('threatProtection') as unknown;
+  const warm = node.tryGetContext('tableWarmWritesPerSecond') as unknown;
+  if (warm !== undefined && !(typeof warm === 'number' || /^[1-9][0-9]*$/.test(String(warm))))
+    throw new SettingsError(
+      `tableWarmWritesPerSecond must be a whole number from ${TABLE_WARM_WRITES.min} to ${TABLE_WARM_WRITES.max}, got: ${JSON.stringify(warm)}`,
+    );
   return validateSettings({
+    ...(warm === undefined ? {} : { tableWarmWritesPerSecond: Number(warm) }),
     threatProtection:
       threatProtection === undefined
         ? defaultThreatProtection(stage)

@@ -52,7 +52,10 @@ export class ReadApiStack extends Stack {
     const { disposable } = stage;
     const routes = props.routes ?? defaultRoutes;
 
-    this.data = new Data(this, 'Data', { disposable });
+    this.data = new Data(this, 'Data', {
+      disposable,
+      warmWritesPerSecond: settings.tableWarmWritesPerSecond,
+    });
     this.identity = new Identity(this, 'Identity', {
       disposable,
       threatProtection: settings.threatProtection,

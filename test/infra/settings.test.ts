@@ -41,6 +41,18 @@ test('cdk.json holds the documented defaults: TTL 300 s, UTC, no CORS, SPEC 8 re
   });
 });
 
+test("a backfill's warm write throughput reaches the table only when asked for", () => {
+  const table = (synth: Synthesized) =>
+    onlyResource(synth.json, 'AWS::DynamoDB::Table')[1].Properties!;
+  expect(table(s).WarmThroughput).toBeUndefined();
+  const warm = synthesize({ context: { tableWarmWritesPerSecond: '40000' } });
+  try {
+    expect(table(warm).WarmThroughput).toEqual({ WriteUnitsPerSecond: 40_000 });
+  } finally {
+    warm.cleanup();
+  }
+});
+
 test('threat protection: enforced by default, audited by default in a disposable stage, -c overrides', () => {
   const read = (context: Record<string, unknown>) =>
     settingsFromContext(new App({ context }).node, stageFromContext(new App({ context }).node))
@@ -109,6 +121,12 @@ test.each([
   [{ importConcurrency: '0' }, /importConcurrency/],
   [{ importConcurrency: '2.5' }, /importConcurrency/],
   [{ importConcurrency: 1001 }, /importConcurrency must be a whole number from 1 to 1000/],
+  [
+    { tableWarmWritesPerSecond: '3999' },
+    /tableWarmWritesPerSecond must be a whole number from 4000 to 40000/,
+  ],
+  [{ tableWarmWritesPerSecond: 40_001 }, /tableWarmWritesPerSecond/],
+  [{ tableWarmWritesPerSecond: '30k' }, /tableWarmWritesPerSecond/],
   [{ threatProtection: 'off' }, /threatProtection must be audit or enforced, got: "off"/],
   [{ threatProtection: 'ENFORCED' }, /threatProtection must be audit or enforced/],
 ])('synth refuses context %j', (context, message) => {
