@@ -2,7 +2,7 @@
  * The import drop's steps (SPEC 9, docs/import.md): Plan, CheckPart, Verify, WritePart and
  * Report, each what one state of the workflow runs (functions/import-*.ts in AWS, the local
  * runner in-process). Between steps the state is in the import bucket under `work/<import id>/`,
- * so that each step can be retried or redriven alone; the report is `reports/<import id>.json`.
+ * so that each step can be retried alone; the report is `reports/<import id>.json`.
  */
 import { createHash } from 'node:crypto';
 import pLimit from 'p-limit';
