@@ -102,12 +102,10 @@ test('the access log bucket: public access blocked, TLS-only, encrypted, retaine
   const id = s.logicalId(s.stack.data.accessLogsBucket);
   expectPrivateTlsOnlyEncryptedRetained(id);
   const allows = policyOf(id).filter((st) => st.Effect === 'Allow');
-  // The files bucket's, the import drop's and its uploads trail's server access logs.
-  const sources = [
-    s.stack.data.bucket,
-    s.stack.importDrop.bucket,
-    s.stack.importDrop.node.findChild('TrailBucket'),
-  ].map((bucket) => ({ 'Fn::GetAtt': [s.logicalId(bucket), 'Arn'] }));
+  // The files bucket's and the import drop's server access logs.
+  const sources = [s.stack.data.bucket, s.stack.importDrop.bucket].map((bucket) => ({
+    'Fn::GetAtt': [s.logicalId(bucket), 'Arn'],
+  }));
   expect(allows).toHaveLength(sources.length);
   for (const [k, allow] of allows.entries())
     expect(allow).toMatchObject({
@@ -116,6 +114,6 @@ test('the access log bucket: public access blocked, TLS-only, encrypted, retaine
       Condition: { ArnLike: { 'aws:SourceArn': sources[k] } },
     });
   expect(resourcesUnder(s.json, 'AWS::S3::Bucket', 'Data')).toHaveLength(2);
-  // + the import drop and its uploads trail (import-drop.test.ts)
-  expect(resourcesOf(s.json, 'AWS::S3::Bucket')).toHaveLength(4);
+  // + the import drop (import-drop.test.ts)
+  expect(resourcesOf(s.json, 'AWS::S3::Bucket')).toHaveLength(3);
 });

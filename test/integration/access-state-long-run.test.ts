@@ -77,6 +77,8 @@ beforeAll(async () => {
     now: () => nowMs,
     audit: () => undefined,
     instrument: recordWriteUnits,
+    // Items near DynamoDB's 400 KB limit, read and rewritten by DynamoDB Local on a busy machine.
+    requestTimeoutMs: 10_000,
   });
   await table.importLines([
     line('transaction', transaction({ id: 1 })),

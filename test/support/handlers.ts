@@ -50,6 +50,12 @@ export function testHandlers(
   options: Pick<RuntimeOptions, 'audit' | 'now'> & {
     /** Called with the handlers' client before its first request (middleware that observes). */
     instrument?: (client: DynamoDBClient) => void;
+    /**
+     * Per-attempt limit, ms; default the deployed function's (1 s). A test of what a function
+     * does with a record, not of how long it may take, gives DynamoDB Local on a busy machine
+     * more: it answers a 400 KB item in seconds where DynamoDB takes milliseconds.
+     */
+    requestTimeoutMs?: number;
   } = {},
 ) {
   const env = functionEnv(endpoint, tableName, extra);
@@ -58,6 +64,7 @@ export function testHandlers(
     region: config.region,
     endpoint: config.dynamoDbEndpoint,
     credentials: TEST_CREDENTIALS,
+    requestTimeoutMs: options.requestTimeoutMs,
   });
   clients.add(client);
   options.instrument?.(client);
