@@ -573,7 +573,9 @@ async function tally(
   const note = (found: (PartCounts | undefined)[]) => {
     for (const c of found) if (c) written.set(c.index, c);
   };
-  note(await readAll<PartCounts>(await keysUnder(deps.s3, bucket, workPrefix(importId, 'written'))));
+  note(
+    await readAll<PartCounts>(await keysUnder(deps.s3, bucket, workPrefix(importId, 'written'))),
+  );
   if (stopped) {
     const deadline = Date.now() + CANCEL_GRACE_MS;
     let pending = (await keysUnder(deps.s3, bucket, workPrefix(importId, 'writing')))
