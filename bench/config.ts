@@ -40,6 +40,8 @@ export const SECTIONS = [
   'import',
   'reimport',
   'drop',
+  'drop-disk',
+  'write-part',
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 
@@ -64,6 +66,22 @@ export function benchConfig(quick: boolean) {
      * to run on this machine; five pairs keep one slow pair from deciding the verdict.
      */
     dropRounds: quick ? 1 : 5,
+    /**
+     * 10. The local drop against the direct import through DynamoDB Local on disk, as `npm start`
+     * runs it: one file, pairs. An import of 3,000 records takes 20 s to over a minute there (every
+     * write waits on its SQLite file's sync), so the pairs stop once the next would end past
+     * `dropDiskSeconds` (at least `min` of them, so that both orders are there).
+     */
+    dropDiskRecords: quick ? 500 : 3_000,
+    dropDiskPairs: { min: quick ? 1 : 2, max: quick ? 1 : 5 },
+    dropDiskSeconds: quick ? 60 : 330,
+    /**
+     * 11. One WritePart on one core: a generated file whose first part is a whole 8 MiB part
+     * (about 9,800 records), planned, checked and written step by step, each step in a child held
+     * to one core; repetitions, each into a fresh table, after a discarded one.
+     */
+    writePartFileRecords: 12_000,
+    writePartRuns: quick ? 1 : 5,
     /** The soak: both routes, mixed, through the gateway; bounded in time and in requests. */
     soakSeconds: quick ? 10 : 60,
     soakConnections: 16,
@@ -76,15 +94,21 @@ export function benchConfig(quick: boolean) {
 }
 export type BenchConfig = ReturnType<typeof benchConfig>;
 
-/** `--quick` and `--only=cold,warm` from the command line. */
+/**
+ * `--quick` and `--only=cold,warm` from the command line; `partial` when some sections only run
+ * (their report then goes to bench/.work/, not over the full run's bench/RESULTS.md).
+ */
 export function parseArgs(args: readonly string[]) {
   const quick = args.includes('--quick');
   const only = args
     .find((a) => a.startsWith('--only='))
     ?.slice(7)
     .split(',');
+  const unknown = only?.filter((name) => !(SECTIONS as readonly string[]).includes(name)) ?? [];
+  if (unknown.length > 0)
+    throw new Error(`--only: no section ${unknown.join(', ')} (sections: ${SECTIONS.join(', ')})`);
   const enabled = (section: Section) => !only || only.includes(section);
-  return { quick, enabled };
+  return { quick, enabled, partial: only !== undefined };
 }
 
 export const log = (message: string) =>

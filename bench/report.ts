@@ -7,6 +7,7 @@ import { renderBreakdown } from './report/breakdown';
 import { renderCold } from './report/cold';
 import { renderAccessHistory, renderCost } from './report/cost';
 import { renderDrop } from './report/drop';
+import { renderDropDisk } from './report/drop-disk';
 import { renderFirst } from './report/first';
 import type { ReportPart } from './report/format';
 import { renderImport } from './report/import';
@@ -15,6 +16,7 @@ import { renderReimport } from './report/reimport';
 import { renderSoak } from './report/soak';
 import { renderThroughput } from './report/throughput';
 import { renderWarm } from './report/warm';
+import { renderWritePart } from './report/write-part';
 import type { Results } from './results';
 
 export { BUDGETS } from './report/budgets';
@@ -32,6 +34,8 @@ const SECTIONS: ((r: Results) => ReportPart | undefined)[] = [
   renderSoak,
   renderReimport,
   renderDrop,
+  renderDropDisk,
+  renderWritePart,
 ];
 
 export function writeReport(r: Results): string {

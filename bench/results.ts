@@ -2,6 +2,7 @@ import type { History } from './sections/access-history';
 /** The figures of one run (bench/.work/results.json), section by section; the report renders them. */
 import type { Paired } from './rounds';
 import type { Summary } from './stats';
+import type { WorkerStep } from './children/write-part';
 
 export interface Results {
   machine: {
@@ -91,6 +92,46 @@ export interface Results {
     dynamoCpuSeconds: number;
     maxRssMiB: number;
   }[];
+  /**
+   * 10. The same file by the direct import and the local drop (its defaults) into DynamoDB Local
+   * on disk, each into a fresh table, in pairs whose order alternates.
+   */
+  dropDisk?: {
+    mode: 'direct' | 'drop';
+    pair: number;
+    /** This way ran first in its pair. */
+    first: boolean;
+    records: number;
+    fileBytes: number;
+    seconds: number;
+    recordsPerSecond: number;
+    cpuSeconds: number;
+    dynamoCpuSeconds: number;
+    maxRssMiB: number;
+    /** 1-minute load average as the import started. */
+    load: number;
+  }[];
+  /** 11. One 8 MiB part through the workflow's steps, each in a child process held to one core. */
+  writePart?: {
+    fileRecords: number;
+    fileBytes: number;
+    partRecords: number;
+    partBytes: number;
+    /** taskset's CPU lists: the step's child, and DynamoDB Local and the bench (the local S3). */
+    cpus: { step: string; others: string };
+    runs: {
+      run: number;
+      step: WorkerStep;
+      /** Wall time of the step's call alone (the child's start and module loading not in it). */
+      seconds: number;
+      /** process.cpuUsage() user + system over the call. */
+      cpuMs: number;
+      /** DynamoDB Local's CPU over the step's child. */
+      dynamoCpuSeconds: number;
+      maxRssMiB: number;
+      load: number;
+    }[];
+  };
   /** GETs while the direct import replaces the same records again and again. */
   reimport?: {
     records: number;

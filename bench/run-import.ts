@@ -19,7 +19,7 @@ export type ImportRun = Omit<
 >;
 
 /** CPU seconds (user + system) a process has used so far, from /proc (NaN where there is none). */
-function processCpuSeconds(pid: number | undefined): number {
+export function processCpuSeconds(pid: number | undefined): number {
   try {
     // Fields after the command name, which is in parentheses: utime is the 12th, stime the 13th.
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -44,11 +44,11 @@ function sampleRss(child: ChildProcess, started: number) {
   return () => (clearInterval(sampler), samples);
 }
 
-/** Through the local drop: the directory of its state file, and the drop's settings. */
+/** Through the local drop: the directory of its state file, and the drop's settings (unset: its defaults). */
 export interface ViaDrop {
   localDataDir: string;
-  concurrency: number;
-  partBytes: number;
+  concurrency?: number;
+  partBytes?: number;
 }
 
 function spawnImport(
@@ -71,8 +71,12 @@ function spawnImport(
         ...(drop
           ? {
               LOCAL_DATA_DIR: drop.localDataDir,
-              IMPORT_CONCURRENCY: String(drop.concurrency),
-              IMPORT_PART_BYTES: String(drop.partBytes),
+              ...(drop.concurrency === undefined
+                ? {}
+                : { IMPORT_CONCURRENCY: String(drop.concurrency) }),
+              ...(drop.partBytes === undefined
+                ? {}
+                : { IMPORT_PART_BYTES: String(drop.partBytes) }),
             }
           : { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: ddb.endpoint }),
       },

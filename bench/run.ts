@@ -4,8 +4,10 @@
  * reference measured side by side in the same run; the results go to bench/RESULTS.md (and
  * bench/.work/results.json). Scratch files go under bench/.work/.
  *
- * Options: `--only=cold,first,warm,cost,throughput,soak,import,reimport,drop` runs some sections;
- * `--quick` runs fewer repetitions and a smaller import (a smoke test, not figures to quote).
+ * Options: `--only=cold,first,warm,cost,throughput,soak,import,reimport,drop,drop-disk,write-part`
+ * runs some sections, and writes their report to bench/.work/RESULTS.md: bench/RESULTS.md stays
+ * the last full run's, every section's figures from one run; `--quick` runs fewer repetitions and
+ * a smaller import (a smoke test, not figures to quote).
  *
  * This file only orchestrates: each section measures in bench/sections/, bench/report.ts renders.
  */
@@ -26,6 +28,7 @@ import { measureCold } from './sections/cold';
 import { CHOSEN, measureAccessHistory } from './sections/access-history';
 import { measureCost } from './sections/cost';
 import { measureDrop } from './sections/drop';
+import { measureDropDisk } from './sections/drop-disk';
 import { measureFirst } from './sections/first';
 import { measureImport } from './sections/import';
 import { measureReimport } from './sections/reimport';
@@ -33,6 +36,7 @@ import { measureSoak } from './sections/soak';
 import { startBenchTable } from './sections/table';
 import { measureThroughput, warmUpGateway } from './sections/throughput';
 import { measureBreakdown, measureWarm } from './sections/warm';
+import { measureWritePart } from './sections/write-part';
 import { startStackChild } from './stack-child';
 
 type Enabled = (section: Section) => boolean;
@@ -56,7 +60,10 @@ async function prepare(run: Omit<BenchRun, 'invoker' | 'bundle' | 'names'>, resu
 
 /** The sections on one DynamoDB Local, stopped after them: the local stack starts its own. */
 async function tableSections(run: BenchRun, enabled: Enabled, results: Results) {
-  if (!(['first', 'warm', 'cost', 'import', 'reimport', 'drop'] as const).some(enabled)) return;
+  if (
+    !(['first', 'warm', 'cost', 'import', 'reimport', 'drop', 'write-part'] as const).some(enabled)
+  )
+    return;
   const { ddb, stop } = await startBenchTable(run.config, run.processes);
   if (enabled('first')) results.first = await measureFirst(run, ddb.endpoint);
   if (enabled('warm')) {
@@ -70,6 +77,8 @@ async function tableSections(run: BenchRun, enabled: Enabled, results: Results) 
   if (enabled('import')) results.import = await measureImport(run.config, run.processes, ddb);
   if (enabled('reimport')) results.reimport = await measureReimport(run.config, run.processes, ddb);
   if (enabled('drop')) results.drop = await measureDrop(run.config, run.processes, ddb);
+  if (enabled('write-part'))
+    results.writePart = await measureWritePart(run.config, run.processes, ddb);
   await stop();
 }
 
@@ -85,16 +94,19 @@ async function gatewaySections(run: BenchRun, enabled: Enabled, results: Results
 }
 
 async function main(processes: Processes): Promise<void> {
-  const { quick, enabled } = parseArgs(process.argv.slice(2));
+  const { quick, enabled, partial } = parseArgs(process.argv.slice(2));
   const config = benchConfig(quick);
   const results: Results = { machine: machine(), config: { ...config, quick } };
   const run = await prepare({ config, processes }, results);
   if (enabled('cold')) results.cold = await measureCold(run);
   await tableSections(run, enabled, results);
+  // On its own DynamoDB Local (on disk), after the in-memory one has stopped.
+  if (enabled('drop-disk')) results.dropDisk = await measureDropDisk(run.config, run.processes);
   await gatewaySections(run, enabled, results);
   results.machine.loadEnd = loadavg()[0]!;
   writeFileSync(join(WORK, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-  const report = join(PROJECT_ROOT, 'bench', 'RESULTS.md');
+  // Some sections only: their report beside results.json, not over the full run's.
+  const report = partial ? join(WORK, 'RESULTS.md') : join(PROJECT_ROOT, 'bench', 'RESULTS.md');
   writeFileSync(report, writeReport(results));
   log(`done: ${report}`);
 }
