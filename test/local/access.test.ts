@@ -3,6 +3,7 @@
  * the local Cognito: what each verb changes in Cognito and in the table, that an unknown user
  * changes nothing, and (describe 'over HTTP') what the API then answers to the old tokens.
  */
+import { jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,9 @@ import { startLocalStack, type LocalStack } from '../../local/stack';
 import { startCognitoFaultProxy } from '../support/cognito-fault-proxy';
 
 const run = promisify(execFile);
+// Each test runs `npm run access` (a tsx process) once or several times: seconds each on a quiet
+// machine, tens of seconds with two busy loops beside the run.
+jest.setTimeout(120_000);
 
 let dataDir: string;
 let stack: LocalStack;
