@@ -26,8 +26,9 @@ export interface DataProps {
    * @default false: the table and buckets outlive the stack
    */
   readonly disposable?: boolean;
-  /** The table's warm write throughput (lib/settings.ts `tableWarmWritesPerSecond`). */
+  /** The table's warm throughput (lib/settings.ts `tableWarmWritesPerSecond`, `…Reads…`). */
   readonly warmWritesPerSecond?: number;
+  readonly warmReadsPerSecond?: number;
 }
 
 /**
@@ -64,9 +65,14 @@ export class Data extends Construct {
       encryption: TableEncryption.AWS_MANAGED,
       removalPolicy,
       // A backfill's pace from its first minute, rather than on-demand's doubling every ~30 min.
-      ...(props.warmWritesPerSecond === undefined
+      ...(props.warmWritesPerSecond === undefined && props.warmReadsPerSecond === undefined
         ? {}
-        : { warmThroughput: { writeUnitsPerSecond: props.warmWritesPerSecond } }),
+        : {
+            warmThroughput: {
+              writeUnitsPerSecond: props.warmWritesPerSecond,
+              readUnitsPerSecond: props.warmReadsPerSecond,
+            },
+          }),
     });
 
     this.accessLogsBucket = new Bucket(this, 'AccessLogsBucket', {

@@ -51,6 +51,12 @@ export interface Settings {
    */
   readonly tableWarmWritesPerSecond?: number;
   /**
+   * The table's warm read throughput, for the same backfill: each record written costs a
+   * strongly consistent Query (1 read unit), so writes past a new table's 12,000 reads a second
+   * need it too. Context `tableWarmReadsPerSecond`; TABLE_WARM_READS.
+   */
+  readonly tableWarmReadsPerSecond?: number;
+  /**
    * What the user pool's threat protection does (lib/identity.ts): `enforced` (Cognito's
    * full-function mode: blocks and challenges as configured) or `audit` (audit-only: scores and
    * logs every sign-in, blocks nothing). Context `threatProtection`; the default depends on the
@@ -98,6 +104,24 @@ export const IMPORT_CONCURRENCY = { default: 10, max: 1000 } as const;
  * keeps a table's warm throughput once reached (docs/operations.md).
  */
 export const TABLE_WARM_WRITES = { min: 4000, max: 40_000 } as const;
+/** The same for reads: a new on-demand table's 12,000 to the default per-table quota, 40,000. */
+export const TABLE_WARM_READS = { min: 12_000, max: 40_000 } as const;
+
+/** A warm-throughput setting's value from context or props: undefined, or in its bounds. */
+function warmSetting(
+  name: string,
+  bounds: { min: number; max: number },
+  value: unknown,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const number =
+    typeof value === 'number' || /^[1-9][0-9]*$/.test(String(value)) ? Number(value) : Number.NaN;
+  if (!(Number.isSafeInteger(number) && number >= bounds.min && number <= bounds.max))
+    throw new SettingsError(
+      `${name} must be a whole number from ${bounds.min} to ${bounds.max}, got: ${JSON.stringify(value)}`,
+    );
+  return number;
+}
 
 export const DEFAULT_SETTINGS: Settings = {
   signatureUrlTtlSeconds: URL_TTL_SECONDS.default,
@@ -146,14 +170,8 @@ export function validateSettings(settings: Settings): Settings {
     throw new SettingsError(
       `importConcurrency must be a whole number from 1 to ${IMPORT_CONCURRENCY.max}, got: ${String(concurrency)}`,
     );
-  const warm = settings.tableWarmWritesPerSecond;
-  if (
-    warm !== undefined &&
-    !(Number.isSafeInteger(warm) && warm >= TABLE_WARM_WRITES.min && warm <= TABLE_WARM_WRITES.max)
-  )
-    throw new SettingsError(
-      `tableWarmWritesPerSecond must be a whole number from ${TABLE_WARM_WRITES.min} to ${TABLE_WARM_WRITES.max}, got: ${String(warm)}`,
-    );
+  warmSetting('tableWarmWritesPerSecond', TABLE_WARM_WRITES, settings.tableWarmWritesPerSecond);
+  warmSetting('tableWarmReadsPerSecond', TABLE_WARM_READS, settings.tableWarmReadsPerSecond);
   if (!isThreatProtection(settings.threatProtection))
     throw new SettingsError(
       `threatProtection must be ${THREAT_PROTECTION_RULE}, got: ${JSON.stringify(settings.threatProtection)}`,
@@ -220,13 +238,19 @@ export function settingsFromContext(
       `importConcurrency must be a whole number from 1 to ${IMPORT_CONCURRENCY.max}, got: ${JSON.stringify(concurrency)}`,
     );
   const threatProtection = node.tryGetContext('threatProtection') as unknown;
-  const warm = node.tryGetContext('tableWarmWritesPerSecond') as unknown;
-  if (warm !== undefined && !(typeof warm === 'number' || /^[1-9][0-9]*$/.test(String(warm))))
-    throw new SettingsError(
-      `tableWarmWritesPerSecond must be a whole number from ${TABLE_WARM_WRITES.min} to ${TABLE_WARM_WRITES.max}, got: ${JSON.stringify(warm)}`,
-    );
+  const writes = warmSetting(
+    'tableWarmWritesPerSecond',
+    TABLE_WARM_WRITES,
+    node.tryGetContext('tableWarmWritesPerSecond'),
+  );
+  const reads = warmSetting(
+    'tableWarmReadsPerSecond',
+    TABLE_WARM_READS,
+    node.tryGetContext('tableWarmReadsPerSecond'),
+  );
   return validateSettings({
-    ...(warm === undefined ? {} : { tableWarmWritesPerSecond: Number(warm) }),
+    ...(writes === undefined ? {} : { tableWarmWritesPerSecond: writes }),
+    ...(reads === undefined ? {} : { tableWarmReadsPerSecond: reads }),
     threatProtection:
       threatProtection === undefined
         ? defaultThreatProtection(stage)

@@ -19,7 +19,7 @@ import { REFRESH_TOKEN_VALIDITY, TOKEN_VALIDITY } from '../../lib/identity';
 import { IMPORT_RETENTION } from '../../lib/import-drop';
 import { TABLE_OPERATIONS, THRESHOLDS } from '../../lib/monitoring';
 import { PROJECT_ROOT } from '../../lib/project-root';
-import { IMPORT_CONCURRENCY, TABLE_WARM_WRITES } from '../../lib/settings';
+import { IMPORT_CONCURRENCY, TABLE_WARM_READS, TABLE_WARM_WRITES } from '../../lib/settings';
 import { STEP_TIMEOUT_SECONDS, WRITE_SAVE_MS, WRITE_STOP_MARGIN_MS } from '../../import/steps';
 import { DEMO_OBJECT_KEYS } from '../../local/s3';
 import { resourcesOf, synthesize, type Synthesized } from './synth';
@@ -127,6 +127,11 @@ const STATEMENTS: [string, string][] = [
     `| \`tableWarmWritesPerSecond\` | none (a new on-demand table's ${n(TABLE_WARM_WRITES.min)}) | the table's warm write throughput for a backfill, ${TABLE_WARM_WRITES.min}..${TABLE_WARM_WRITES.max};`,
   ],
   ['docs/operations.md', `\`-c tableWarmWritesPerSecond=${TABLE_WARM_WRITES.max}\``],
+  [
+    'docs/operations.md',
+    `| \`tableWarmReadsPerSecond\` | none (a new on-demand table's ${n(TABLE_WARM_READS.min)}) |`,
+  ],
+  ['docs/operations.md', `a 1-unit read), ${TABLE_WARM_READS.min}..${TABLE_WARM_READS.max};`],
   ['docs/operations.md', `${STEP_TIMEOUT_SECONDS.WritePart / 60} minutes (Lambda's most)`],
   ['docs/operations.md', `A WritePart stops ${WRITE_STOP_MARGIN_MS / 1000} s before its limit`],
   ['docs/operations.md', `at their next save (every ${WRITE_SAVE_MS / 1000} s)`],
