@@ -6,7 +6,10 @@
  */
 import { DEFAULT_PART_BYTES } from '../import/parts';
 import { STEP_TIMEOUT_SECONDS, WRITE_STOP_MARGIN_MS } from '../import/steps';
-import { IMPORT_CONCURRENCY, TABLE_WARM_WRITES } from '../lib/settings';
+import { IMPORT_CONCURRENCY, TABLE_WARM_READS, TABLE_WARM_WRITES } from '../lib/settings';
+
+const WRITE_UNITS_PER_RECORD = 3;
+const READ_UNITS_PER_RECORD = 1;
 
 export const BACKFILL = {
   /** Five years of a 50-branch chain. */
@@ -14,15 +17,22 @@ export const BACKFILL = {
   /** JSON bytes a record (the demo transaction is 700 with every field set; most exports are shorter). */
   bytesPerRecord: 300,
   /** A new transaction with two currency lines: 3 items of under 1 KB (import/writer.ts). */
-  writeUnitsPerRecord: 3,
+  writeUnitsPerRecord: WRITE_UNITS_PER_RECORD,
   /** The writer's keys-only Query for older versions: consistent, under 4 KB, 1 read unit. */
-  readUnitsPerRecord: 1,
+  readUnitsPerRecord: READ_UNITS_PER_RECORD,
   /** `-c tableWarmWritesPerSecond=40000`: the most without a quota raise. */
   warmWritesPerSecond: TABLE_WARM_WRITES.max,
   /** A new on-demand table's writes without the setting. */
   newTableWritesPerSecond: TABLE_WARM_WRITES.min,
-  /** A new on-demand table's warm reads (AWS); the stage's setting warms writes only. */
-  newTableReadsPerSecond: 12_000,
+  /**
+   * `-c tableWarmReadsPerSecond`: the reads the warmed writes need (a record's Query each),
+   * rounded up to a thousand: 14,000.
+   */
+  warmReadsPerSecond:
+    Math.ceil(((TABLE_WARM_WRITES.max / WRITE_UNITS_PER_RECORD) * READ_UNITS_PER_RECORD) / 1000) *
+    1000,
+  /** A new on-demand table's warm reads, without the setting. */
+  newTableReadsPerSecond: TABLE_WARM_READS.min,
   /** An on-demand table serves up to twice its previous peak; past that it adapts in ~30 min. */
   doublingSeconds: 1800,
   /** Lambda's CPU grows with memory: 1,769 MB is one vCPU (lib/import-drop.ts STEPS). */
@@ -76,16 +86,16 @@ export interface BackfillModel {
   workerRecordsPerSecond: number;
   /** Write units a second over 3 × one worker's records/s, rounded up. */
   concurrency: number;
-  /** Warmed to 40,000 writes, at that concurrency. */
+  /** Warmed to 40,000 writes and 14,000 reads, at that concurrency. */
   recommended: BackfillRun;
-  /** The same with reads at a new table's 12,000 units a second. */
+  /** The same without the read setting: reads at a new table's 12,000 units a second. */
   readsUnwarmed: BackfillRun;
   /** Warmed, at the default concurrency (10). */
   defaultConcurrency: BackfillRun;
   /** No settings: a new table (4,000 writes, 12,000 reads, doubling as used), concurrency 10. */
   newTable: BackfillRun;
   /** The least concurrency within the limit, warmed, reads unwarmed too; undefined: none. */
-  leastWithin: { writesOnly?: number; readsUnwarmed?: number };
+  leastWithin: { warmed?: number; readsUnwarmed?: number };
 }
 
 /** Records a second the table takes `t` seconds into the writes. */
@@ -160,7 +170,10 @@ export function backfillModel(rates: StepRates): BackfillModel {
   const concurrency = Math.ceil(
     b.warmWritesPerSecond / (b.writeUnitsPerRecord * workerRecordsPerSecond),
   );
-  const warm = { warmWritesPerSecond: b.warmWritesPerSecond };
+  const warm = {
+    warmWritesPerSecond: b.warmWritesPerSecond,
+    warmReadsPerSecond: b.warmReadsPerSecond,
+  };
   const readsUnwarmed = { ...warm, warmReadsPerSecond: b.newTableReadsPerSecond };
   return {
     fileBytes,
@@ -179,7 +192,7 @@ export function backfillModel(rates: StepRates): BackfillModel {
       concurrency: IMPORT_CONCURRENCY.default,
     }),
     leastWithin: {
-      writesOnly: leastWithin(rates, warm),
+      warmed: leastWithin(rates, warm),
       readsUnwarmed: leastWithin(rates, readsUnwarmed),
     },
   };

@@ -46,11 +46,11 @@ function modelLines(w: WritePart): { lines: string[]; run: BackfillRun } {
   const model = backfillModel(measuredRates(w));
   const runs: [string, BackfillRun][] = [
     [
-      `Warmed to ${n(b.warmWritesPerSecond)} write units/s, concurrency ${model.concurrency}`,
+      `Warmed to ${n(b.warmWritesPerSecond)} write and ${n(b.warmReadsPerSecond)} read units/s, concurrency ${model.concurrency}`,
       model.recommended,
     ],
     [
-      `The same, reads at a new table's ${n(b.newTableReadsPerSecond)} units/s`,
+      `The same without the read setting (a new table's ${n(b.newTableReadsPerSecond)} read units/s)`,
       model.readsUnwarmed,
     ],
     [
@@ -86,7 +86,7 @@ function modelLines(w: WritePart): { lines: string[]; run: BackfillRun } {
       ],
     ),
     '',
-    `The least concurrency within ${b.limitMinutes} minutes, warmed: ${least(model.leastWithin.writesOnly)}; with reads at a new table's ${n(b.newTableReadsPerSecond)} units/s: ${least(model.leastWithin.readsUnwarmed)}.`,
+    `The least concurrency within ${b.limitMinutes} minutes, warmed: ${least(model.leastWithin.warmed)}; without the read setting: ${least(model.leastWithin.readsUnwarmed)}.`,
   ];
   return { lines, run: model.recommended };
 }
@@ -153,7 +153,7 @@ export function renderWritePart(r: Results): ReportPart | undefined {
   return {
     budgets: [
       [
-        `The backfill on paper: ${n(BACKFILL.records)} records within ${BACKFILL.limitMinutes} minutes, table warmed to ${n(model.run.warmWritesPerSecond)} write units/s, concurrency ${model.run.concurrency} (from WritePart's CPU per record on one core)`,
+        `The backfill on paper: ${n(BACKFILL.records)} records within ${BACKFILL.limitMinutes} minutes, \`-c tableWarmWritesPerSecond=${model.run.warmWritesPerSecond} -c tableWarmReadsPerSecond=${model.run.warmReadsPerSecond} -c importConcurrency=${model.run.concurrency}\` (from WritePart's CPU per record on one core)`,
         minutes(model.run.minutes.total),
         yes(model.run.within),
       ],
