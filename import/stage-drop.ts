@@ -13,7 +13,6 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { IMPORT_TIMEOUT_SECONDS } from '../lib/import-workflow';
 import { incomingKey, putIntoDrop, type Progress } from './drop';
 import type { Part } from './parts';
 import {
@@ -28,6 +27,7 @@ import {
   type Unreported,
 } from './stage-execution';
 import {
+  IMPORT_TIMEOUT_SECONDS,
   importIdOf,
   manifestKey,
   readJson,

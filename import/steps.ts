@@ -82,6 +82,14 @@ export const STEP_TIMEOUT_SECONDS = {
 } as const;
 
 /**
+ * A whole import's limit: the 18-million-record backfill takes about 1 h 45 min with no
+ * settings, 30 minutes with a warmed table (docs/performance.md), so 12 hours only stops one
+ * that hangs, and the stage's timed-out alarm (lib/import-drop.ts) says so; a timed-out import
+ * writes no report.
+ */
+export const IMPORT_TIMEOUT_SECONDS = 12 * 60 * 60;
+
+/**
  * What WritePart keeps of its time limit: it starts no group after that, saves its counts and
  * ends (ImportStopped), rather than being cut by Lambda mid-write with nothing said.
  */

@@ -6,7 +6,7 @@
  * One definition for the stage (lib/import-drop.ts, ARNs as tokens) and the local runner
  * (local/import-runner.ts, local ARNs); test/unit/import-workflow.test.ts runs its control flow.
  */
-import { STEP_TIMEOUT_SECONDS } from '../import/steps';
+import { IMPORT_TIMEOUT_SECONDS, STEP_TIMEOUT_SECONDS } from '../import/steps';
 
 export interface ImportWorkflowResources {
   /** The stage's partition (`aws`, `aws-cn`, `aws-us-gov`): service integrations' ARNs name it. */
@@ -20,14 +20,6 @@ export interface ImportWorkflowResources {
   alarmTopicArn: string;
   concurrency: number;
 }
-
-/**
- * A whole import's limit: the 18-million-record backfill takes about 1 h 45 min with no
- * settings, 30 minutes with a warmed table (docs/performance.md), so 12 hours only stops one
- * that hangs, and the stage's timed-out alarm (lib/import-drop.ts) says so; a timed-out import
- * writes no report.
- */
-export const IMPORT_TIMEOUT_SECONDS = 12 * 60 * 60;
 
 const retry = [
   // A step that stopped on purpose (its time limit near, its import failed) would stop again.

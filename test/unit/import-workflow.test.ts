@@ -6,7 +6,8 @@
  * (test/integration/import-drop*.test.ts); reading items from S3 by the template tests.
  */
 import { ExecutionError, StateMachine } from 'aws-local-stepfunctions';
-import { IMPORT_TIMEOUT_SECONDS, importWorkflowDefinition } from '../../lib/import-workflow';
+import { IMPORT_TIMEOUT_SECONDS } from '../../import/steps';
+import { importWorkflowDefinition } from '../../lib/import-workflow';
 import { localDefinition } from '../../local/import-runner';
 
 const arn = (name: string) => `arn:aws:lambda:eu-west-1:123456789012:function:${name}`;
