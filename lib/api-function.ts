@@ -22,6 +22,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ACCESS_PARTITION_PREFIX } from '../core/access-state';
 import { PROJECT_ROOT } from './project-root';
+import { AUDIT_RETENTION } from './retention';
 
 /**
  * The Node.js built-ins the bundles import, each through its stand-in in functions/sdk/builtins/
@@ -119,7 +120,7 @@ export class ApiFunction extends NodejsFunction {
       description: `Runs the ${id} function only`,
     });
     const logGroup = new LogGroup(scope, `${id}LogGroup`, {
-      retention: props.logRetention ?? RetentionDays.FIVE_YEARS,
+      retention: props.logRetention ?? AUDIT_RETENTION,
       removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
     });
 

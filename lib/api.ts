@@ -17,6 +17,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { readBudgetsToEnv } from '../core/read-budgets';
 import { ApiFunction } from './api-function';
+import { AUDIT_RETENTION } from './retention';
 import { FILE_PREFIXES } from './data';
 import type { Route } from './routes';
 import type { Settings } from './settings';
@@ -102,9 +103,9 @@ export class Api extends Construct {
         : {}),
     });
 
-    // Five years (1,827 days, SPEC 8): requests the authorizer refused are audited only here.
+    // As long as the audit trail (SPEC 8): requests the authorizer refused are audited only here.
     this.accessLogGroup = new LogGroup(this, 'AccessLogs', {
-      retention: props.logRetention ?? RetentionDays.FIVE_YEARS,
+      retention: props.logRetention ?? AUDIT_RETENTION,
       removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
     });
     const throttle = props.throttle ?? DEFAULT_THROTTLE;

@@ -1,7 +1,9 @@
+import { Duration } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { removalPolicyFor } from './stage';
+import { AUDIT_RETENTION_DAYS, FILES_RETENTION, INCOMPLETE_UPLOAD_DAYS } from './retention';
 import { PARTITION_KEY, SORT_KEY } from '../core/layout';
 
 /**
@@ -79,6 +81,14 @@ export class Data extends Construct {
       ...PRIVATE_BUCKET,
       removalPolicy,
       autoDeleteObjects,
+      // Who fetched which file is part of the audit trail, and kept as long (lib/retention.ts).
+      lifecycleRules: [
+        {
+          id: 'expire-with-the-audit-trail',
+          expiration: Duration.days(AUDIT_RETENTION_DAYS),
+          abortIncompleteMultipartUploadAfter: Duration.days(INCOMPLETE_UPLOAD_DAYS),
+        },
+      ],
     });
     this.bucket = new Bucket(this, 'FilesBucket', {
       ...PRIVATE_BUCKET,
@@ -87,6 +97,16 @@ export class Data extends Construct {
       autoDeleteObjects,
       serverAccessLogsBucket: this.accessLogsBucket,
       serverAccessLogsPrefix: 'files-bucket/',
+      // Current files stay while records name them; what was replaced or deleted stays as long
+      // as the table's point-in-time recovery reaches back, then goes (lib/retention.ts).
+      lifecycleRules: [
+        {
+          id: 'expire-earlier-versions',
+          noncurrentVersionExpiration: Duration.days(FILES_RETENTION.noncurrentDays),
+          abortIncompleteMultipartUploadAfter: Duration.days(INCOMPLETE_UPLOAD_DAYS),
+        },
+        { id: 'expired-delete-markers', expiredObjectDeleteMarker: true },
+      ],
     });
   }
 }

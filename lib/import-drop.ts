@@ -29,20 +29,7 @@ import { ApiFunction } from './api-function';
 import { PRIVATE_BUCKET } from './data';
 import { importWorkflowDefinition, type ImportWorkflowResources } from './import-workflow';
 import { THRESHOLDS } from './monitoring';
-
-/**
- * How long the drop keeps what it holds. An uploaded file and the work files made from it are
- * copies of customers' personal data (identity documents among them) that the table already
- * holds once imported: 30 days leaves time to look into a rejected or failed import, and no
- * longer. Reports hold no field of a record (counts, line numbers, reasons):
- * kept as long as the audit trail they belong to (SPEC 8, 1,827 days). docs/security.md.
- */
-export const IMPORT_RETENTION = {
-  filesDays: 30,
-  reportsDays: 1827,
-  /** Earlier versions of a key (an upload replaced by another), gone sooner. */
-  noncurrentDays: 7,
-} as const;
+import { AUDIT_RETENTION, IMPORT_RETENTION, INCOMPLETE_UPLOAD_DAYS } from './retention';
 
 /**
  * Per step: memory (MB; CPU grows with it: 1,769 MB is one vCPU). A part is 8 MB by default.
@@ -98,7 +85,7 @@ export class ImportDrop extends Construct {
           prefix,
           expiration: Duration.days(IMPORT_RETENTION.filesDays),
           noncurrentVersionExpiration: Duration.days(IMPORT_RETENTION.noncurrentDays),
-          abortIncompleteMultipartUploadAfter: Duration.days(1),
+          abortIncompleteMultipartUploadAfter: Duration.days(INCOMPLETE_UPLOAD_DAYS),
         })),
         {
           id: 'expire-reports',
@@ -188,7 +175,7 @@ export class ImportDrop extends Construct {
         // resource policy entry each (a policy holds 5,120 characters: a few stages' groups).
         destination: new LogGroup(this, 'WorkflowLogs', {
           logGroupName: `/aws/vendedlogs/states/${stateMachineName}`,
-          retention: props.logRetention ?? RetentionDays.FIVE_YEARS,
+          retention: props.logRetention ?? AUDIT_RETENTION,
           removalPolicy: props.removalPolicy,
         }),
         // Every state's events, never its input or output (records' lines pass through them).

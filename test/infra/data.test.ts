@@ -1,5 +1,6 @@
 /** The table and the buckets: the only copy of the business's records and files. */
 import { PARTITION_KEY, SORT_KEY } from '../../core/layout';
+import { AUDIT_RETENTION_DAYS, FILES_RETENTION, INCOMPLETE_UPLOAD_DAYS } from '../../lib/retention';
 import {
   onlyResource,
   resourcesOf,
@@ -96,6 +97,33 @@ test('the files bucket: public access blocked, TLS-only policy, versioned, encry
     },
   });
   expect(policyOf(id).filter((st) => st.Effect === 'Allow')).toEqual([]);
+});
+
+/** Every store is bounded: the rules S3 applies, with the figures lib/retention.ts defines. */
+test('the files bucket drops earlier versions and delete markers, the log bucket keeps logs as long as the audit trail', () => {
+  const rulesOf = (bucket: unknown) =>
+    s.json.Resources[s.logicalId(bucket as never)]!.Properties!.LifecycleConfiguration.Rules;
+  expect(rulesOf(s.stack.data.bucket)).toEqual([
+    {
+      Id: 'expire-earlier-versions',
+      NoncurrentVersionExpiration: { NoncurrentDays: FILES_RETENTION.noncurrentDays },
+      AbortIncompleteMultipartUpload: { DaysAfterInitiation: INCOMPLETE_UPLOAD_DAYS },
+      Status: 'Enabled',
+    },
+    { Id: 'expired-delete-markers', ExpiredObjectDeleteMarker: true, Status: 'Enabled' },
+  ]);
+  // A current file is never expired by age: a record still names it.
+  expect(JSON.stringify(rulesOf(s.stack.data.bucket))).not.toContain('"ExpirationInDays"');
+  expect(rulesOf(s.stack.data.accessLogsBucket)).toEqual([
+    {
+      Id: 'expire-with-the-audit-trail',
+      ExpirationInDays: AUDIT_RETENTION_DAYS,
+      AbortIncompleteMultipartUpload: { DaysAfterInitiation: INCOMPLETE_UPLOAD_DAYS },
+      Status: 'Enabled',
+    },
+  ]);
+  // The audit trail's five years (SPEC 8), and a point-in-time restore's reach (35 days).
+  expect([AUDIT_RETENTION_DAYS, FILES_RETENTION.noncurrentDays]).toEqual([1827, 35]);
 });
 
 test('the access log bucket: public access blocked, TLS-only, encrypted, retained, written only by S3 logging', () => {
