@@ -12,6 +12,8 @@ import {
 
 export interface StaffUser {
   readonly username: string;
+  /** The e-mail attribute, when the user has one: the name operators know a user by. */
+  readonly email?: string;
   readonly sub: string;
   readonly enabled: boolean;
 }
@@ -20,8 +22,20 @@ export class UnknownUserError extends Error {
   override readonly name = 'UnknownUserError';
 }
 
-function sub(attributes: AttributeType[] | undefined): string | undefined {
-  return attributes?.find((a) => a.Name === 'sub')?.Value;
+function attribute(attributes: AttributeType[] | undefined, name: string): string | undefined {
+  return attributes?.find((a) => a.Name === name)?.Value;
+}
+
+/** Cognito's answer as a StaffUser; undefined when it lacks the username or the sub. */
+function staffUser(
+  username: string | undefined,
+  attributes: AttributeType[] | undefined,
+  enabled: boolean | undefined,
+): StaffUser | undefined {
+  const sub = attribute(attributes, 'sub');
+  if (!username || !sub) return undefined;
+  const email = attribute(attributes, 'email');
+  return { username, sub, ...(email ? { email } : {}), enabled: enabled !== false };
 }
 
 export async function resolveUser(
@@ -33,9 +47,8 @@ export async function resolveUser(
     const found = await client.send(
       new AdminGetUserCommand({ UserPoolId: userPoolId, Username: user }),
     );
-    const s = sub(found.UserAttributes);
-    if (found.Username && s)
-      return { username: found.Username, sub: s, enabled: found.Enabled !== false };
+    const named = staffUser(found.Username, found.UserAttributes, found.Enabled);
+    if (named) return named;
   } catch (error) {
     if ((error as Error).name !== 'UserNotFoundException') throw error;
   }
@@ -52,9 +65,8 @@ export async function resolveUser(
       );
     }
     const [only] = users;
-    const s = sub(only?.Attributes);
-    if (only?.Username && s)
-      return { username: only.Username, sub: s, enabled: only.Enabled !== false };
+    const found = staffUser(only?.Username, only?.Attributes, only?.Enabled);
+    if (found) return found;
   }
   throw new UnknownUserError(
     `No such user in user pool ${userPoolId} (looked up as a username, then as an e-mail address)`,

@@ -6,7 +6,7 @@
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { attachServerClock, type ServerClock } from './server-clock';
-import { incompleteState, localDataDir, readLocalState } from '../local/state';
+import { incompleteState, readLocalState, runningDataDir } from '../local/state';
 
 export interface AccessTarget {
   readonly cognito: CognitoIdentityProviderClient;
@@ -72,9 +72,12 @@ export function accessTarget(env: NodeJS.ProcessEnv = process.env): AccessTarget
   return localAccessTarget(env);
 }
 
-/** The running local stack's user pool and table (.local/state.json, or LOCAL_DATA_DIR). */
+/**
+ * The running local stack's user pool and table (.local/state.json, or LOCAL_DATA_DIR's, or
+ * the one running elsewhere: local/state.ts runningDataDir).
+ */
 export function localAccessTarget(env: NodeJS.ProcessEnv = process.env): AccessTarget {
-  const dataDir = localDataDir(env);
+  const dataDir = runningDataDir(env);
   let state;
   try {
     state = readLocalState(dataDir);

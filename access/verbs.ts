@@ -53,6 +53,12 @@ export interface VerbRequest {
 /** One step of a verb: what it is about to do ('' for a closing note), and what it did. */
 interface Step {
   readonly todo: string;
+  /**
+   * Steps of one key write the same thing again (the not-before instant, moved past the Cognito
+   * calls): the later one's line replaces the earlier one's, so the operator reads the instant
+   * that stands once; after a failure, the line of what was done stays.
+   */
+  readonly key?: string;
   run(): Promise<string>;
 }
 
@@ -83,12 +89,22 @@ export async function runVerb(target: AccessTarget, request: VerbRequest): Promi
   if (group !== undefined && !(await groupExists(pool, group))) {
     throw new UnknownUserError(`No group ${group} in user pool ${target.userPoolId}`);
   }
-  const header = `${request.verb}: user ${user.username} (sub ${user.sub}) in ${target.where}`;
+  // Named as the operator knows them (the local pool's usernames are UUIDs, like the sub).
+  const name = user.email ?? user.username;
+  const header = `${request.verb}: user ${name} (sub ${user.sub}) in ${target.where}`;
   const steps = stepsOf(target, request.verb, user, group);
   const done = [header];
+  const keys: (string | undefined)[] = [undefined];
   for (const [i, step] of steps.entries()) {
     try {
-      done.push(await step.run());
+      const line = await step.run();
+      const earlier = step.key === undefined ? -1 : keys.indexOf(step.key);
+      if (earlier !== -1) {
+        done.splice(earlier, 1);
+        keys.splice(earlier, 1);
+      }
+      done.push(line);
+      keys.push(step.key);
     } catch (error) {
       throw new VerbIncompleteError(
         done,
@@ -110,6 +126,7 @@ function stepsOf(target: AccessTarget, verb: Verb, user: StaffUser, group?: stri
 
   /** The instant past Cognito's latest answer, written; `last` also waits for it. */
   const notBefore = (attribute: string, what: string, last: boolean): Step => ({
+    key: attribute,
     todo: last
       ? `Table: ${attribute} moved past the Cognito calls`
       : `Table: ${attribute} set to void ${what.toLowerCase()} issued before now`,

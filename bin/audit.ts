@@ -1,6 +1,10 @@
 /**
- * `npm run audit -- customer <id> | transaction <id> | user <user> [--json | --table]` (SPEC 8):
- * the local stack's audit events about a record or by a user, oldest first.
+ * `npm run audit -- customer <id> | transaction <id> | user <user> [--since <t>] [--until <t>]
+ * [--json | --table]` (SPEC 8): the local stack's audit events about a record or by a user,
+ * oldest first. `--since` / `--until` (a UTC day or an ISO time) read only the day files of the
+ * days between (local/audit-log.ts); without them every day is read, so that an answer is
+ * complete. The one-file trail of earlier versions (`.local/audit.jsonl`), if there is one, is
+ * read too (whole: it has no days).
  *
  * Events keep the user's `sub`; this command says who that is (the user's e-mail address, from
  * the running stack's user pool: local/user-names.ts), and falls back to the sub when the pool
@@ -15,37 +19,84 @@ import { resolveUser, UnknownUserError, type StaffUser } from '../access/resolve
 import { localAccessTarget, type AccessTarget } from '../access/target';
 import {
   AUDIT_KINDS,
+  AUDIT_TIME_FORMAT,
   auditEvents,
   auditRow,
   auditTable,
+  parseAuditTime,
   recordIdOf,
   type AnyAuditEvent,
   type AuditQuery,
+  type AuditRange,
 } from '../local/audit-log';
 import { isImportAuditEvent } from '../import/audit';
-import { localAuditFile } from '../local/state';
+import { localAuditDir, localLegacyAuditFile } from '../local/state';
 import { subNamer, type NameOfSub } from '../local/user-names';
 
 const USAGE =
-  'usage: npm run audit -- customer <id> | transaction <id> | user <e-mail or username> [--json | --table]';
+  'usage: npm run audit -- customer <id> | transaction <id> | user <e-mail or username> ' +
+  '[--since <time>] [--until <time>] [--json | --table]\n' +
+  `  <time>: ${AUDIT_TIME_FORMAT}; without --since or --until, every day is read`;
 
 function fail(message: string, status = 1): never {
   process.stderr.write(`audit: ${message}\n`);
   process.exit(status);
 }
 
-const args = process.argv.slice(2);
-const flags = args.filter((arg) => arg.startsWith('--'));
-const [kind, value, ...rest] = args.filter((arg) => !arg.startsWith('--'));
+/** Flags start with `--` (a value like -5 is an id, refused as one); a value may follow `=`. */
+function parse() {
+  const flags: { json?: boolean; table?: boolean; since?: string; until?: string } = {};
+  const positionals: string[] = [];
+  const args = process.argv.slice(2);
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (!arg.startsWith('--')) {
+      positionals.push(arg);
+      continue;
+    }
+    const [name, inline] = arg.includes('=') ? arg.split(/=(.*)/s) : [arg];
+    if ((name === '--json' || name === '--table') && inline === undefined) {
+      flags[name === '--json' ? 'json' : 'table'] = true;
+    } else if (name === '--since' || name === '--until') {
+      const edge = name === '--since' ? 'since' : 'until';
+      const at = inline ?? args[(i += 1)];
+      if (at === undefined || flags[edge] !== undefined) fail(USAGE, 2);
+      flags[edge] = at;
+    } else fail(USAGE, 2);
+  }
+  return { flags, positionals };
+}
+
+const { flags, positionals } = parse();
+const [kind, value, ...rest] = positionals;
 if (
   !(AUDIT_KINDS as readonly (string | undefined)[]).includes(kind) ||
   !value ||
   rest.length > 0 ||
-  flags.some((flag) => flag !== '--json' && flag !== '--table') ||
-  flags.length > 1
+  (flags.json && flags.table)
 )
   fail(USAGE, 2);
-const asTable = flags[0] === '--table' || (flags[0] !== '--json' && process.stdout.isTTY === true);
+const asTable = flags.table === true || (!flags.json && process.stdout.isTTY === true);
+
+/** --since / --until as instants; a value that is neither a day nor a time ends the command. */
+function rangeOf(): AuditRange {
+  const range: AuditRange = {};
+  for (const edge of ['since', 'until'] as const) {
+    const raw = flags[edge];
+    if (raw === undefined) continue;
+    const at = parseAuditTime(raw, edge);
+    if (!at) fail(`--${edge} ${raw}: give ${AUDIT_TIME_FORMAT}`, 2);
+    range[edge] = at;
+  }
+  if (range.since && range.until && range.since > range.until)
+    fail(`--since ${flags.since} is after --until ${flags.until}`, 2);
+  return range;
+}
+const range = rangeOf();
+const between = [
+  ...(flags.since ? [`since ${flags.since}`] : []),
+  ...(flags.until ? [`until ${flags.until}`] : []),
+].join(' ');
 
 /** The running stack's user pool, or undefined when the stack is not running. */
 function userPool(): AccessTarget | undefined {
@@ -79,9 +130,11 @@ try {
     query = { by: kind as 'customer' | 'transaction', id };
   }
 
-  const file = localAuditFile();
+  const trail = localAuditDir();
   const events: AnyAuditEvent[] = [];
-  for await (const event of auditEvents(file, query)) events.push(event);
+  // The one-file trail of earlier versions holds the older events: it comes first.
+  for (const from of [localLegacyAuditFile(), trail])
+    for await (const event of auditEvents(from, query, { range })) events.push(event);
 
   if (events.length === 0) {
     if (kind === 'user' && !found)
@@ -90,7 +143,9 @@ try {
           ? `unknown user: ${value} is not in the local user pool ${pool.userPoolId} and no event names it`
           : `cannot tell who ${value} is: the local stack is not running (start it with \`npm start\`, or give the user's sub)`,
       );
-    process.stderr.write(`audit: no events for ${asked} in ${file}\n`);
+    process.stderr.write(
+      `audit: no events for ${asked}${between ? ` ${between}` : ''} in ${trail}\n`,
+    );
   } else {
     // Asked for by e-mail address: that is the name to show for the user's events.
     const known = new Map(found && value.includes('@') ? [[found.sub, value]] : []);

@@ -7,34 +7,36 @@
  * `CurrencyExchangeReadApi`), --stage <name> is short for --stack CurrencyExchangeReadApi-<name>.
  * Records never reach a deployed table from this machine: TABLE_NAME is refused (README).
  */
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Progress } from '../import/drop';
-import type { ImportReport } from '../import/steps';
+import { reportKey, type ImportReport } from '../import/steps';
 import type { Unreported } from '../import/stage-execution';
 import { progressLine } from '../import/progress-line';
 import { ConfigError } from '../functions/shared/config';
 import { positiveFromEnv } from '../functions/shared/import-deps';
 import { makeStage } from '../lib/stage';
 import { dropFile, localDropOptionsFromEnv } from '../local/import-runner';
+import { localObjectFile } from '../local/s3-client';
 import {
   incompleteState,
-  localAuditFile,
+  localAuditDir,
   LocalStackNotRunning,
   readLocalState,
+  runningDataDir,
   type LocalState,
 } from '../local/state';
 
 const USAGE = 'Usage: npm run import -- <file.jsonl> [--stage <name> | --stack <name>]';
 
-/** The running local stack's. */
-function localState(): Partial<LocalState> {
+/** The running local stack's (in `dataDir`). */
+function localState(dataDir: string): Partial<LocalState> {
   try {
-    return readLocalState();
+    return readLocalState(dataDir);
   } catch (error) {
     if (!(error instanceof LocalStackNotRunning)) throw error;
     throw new Error(
-      'The local stack has not been started: run `npm start`, or give --stage <name> or --stack <name> for a deployed stack',
+      `The local stack has not been started: run \`npm start\`${error.hint}, or give --stage <name> or --stack <name> for a deployed stack`,
       { cause: error },
     );
   }
@@ -64,8 +66,16 @@ function failedLine(report: ImportReport): string {
   return `${written} Putting the same file again is safe: records already written are written again, the same.`;
 }
 
-/** The report as a person reads it: problems on stderr, the outcome and counts on stdout. */
-function printReport(report: ImportReport, file: string, where: string): number {
+/**
+ * The report as a person reads it: problems on stderr, the outcome and counts on stdout; for the
+ * local drop, the report's file on this machine too (`reportFile`), which nothing else names.
+ */
+function printReport(
+  report: ImportReport,
+  file: string,
+  where: string,
+  reportFile?: string,
+): number {
   if (report.outcome === 'imported') {
     console.log(`Imported ${countsText(report.counts)} from ${basename(file)} into ${where}`);
   } else if (report.outcome === 'rejected') {
@@ -79,6 +89,7 @@ function printReport(report: ImportReport, file: string, where: string): number 
   console.error(
     `Report: reports/${report.importId}.json (SHA-256 ${report.sha256 ?? 'unknown'}, ${report.startedAt ?? '?'} to ${report.endedAt})`,
   );
+  if (reportFile !== undefined) console.error(`Report file: ${reportFile}`);
   if (report.outcome === 'failed') console.error(failedLine(report));
   return report.outcome === 'imported' ? 0 : 1;
 }
@@ -190,8 +201,8 @@ async function main(): Promise<number> {
           ? printReport(result.report, file, where)
           : printUnreported(result.unreported);
     } else {
-      const { report, where } = await importLocally(file, settings, progress.update);
-      print = () => printReport(report, file, where);
+      const { report, where, reportFile } = await importLocally(file, settings, progress.update);
+      print = () => printReport(report, file, where, reportFile);
     }
   } finally {
     // The line ends before anything else is printed, whatever happened.
@@ -205,8 +216,9 @@ async function importLocally(
   file: string,
   settings: ReturnType<typeof localDropOptionsFromEnv>,
   onProgress: (p: Progress) => void,
-): Promise<{ report: ImportReport; where: string }> {
-  const state = localState();
+): Promise<{ report: ImportReport; where: string; reportFile?: string }> {
+  const dataDir = runningDataDir();
+  const state = localState(dataDir);
   if (
     !state.tableName ||
     !state.dynamoDbEndpoint ||
@@ -214,7 +226,7 @@ async function importLocally(
     !state.importBucketName ||
     !state.displayTimeZone
   )
-    throw incompleteState();
+    throw incompleteState(dataDir);
   const report = await dropFile(
     {
       s3Endpoint: state.s3Endpoint,
@@ -223,12 +235,21 @@ async function importLocally(
       tableName: state.tableName,
       // Times are read in the zone the local functions show them in (SPEC 3.5).
       displayTimeZone: state.displayTimeZone,
-      auditFile: localAuditFile(),
+      auditFile: localAuditDir(dataDir),
     },
     file,
     { onProgress, ...settings },
   );
-  return { report, where: `the local stack's table (${state.dynamoDbEndpoint})` };
+  // The local S3's file of reports/<id>.json; a state.json of an older version names no directory.
+  const reportFile =
+    state.s3DataDir === undefined
+      ? undefined
+      : localObjectFile(state.s3DataDir, state.importBucketName, reportKey(report.importId));
+  return {
+    report,
+    where: `the local stack's table (${state.dynamoDbEndpoint})`,
+    ...(reportFile !== undefined && existsSync(reportFile) ? { reportFile } : {}),
+  };
 }
 
 main().then(

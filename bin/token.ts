@@ -4,7 +4,7 @@
  */
 import { isUserDisabledRefusal } from '../access/cognito-actions';
 import { DEMO_PASSWORD, DEMO_USERS, cognitoClient, signIn } from '../local/cognito';
-import { incompleteState, readLocalState, type LocalState } from '../local/state';
+import { incompleteState, readLocalState, runningDataDir, type LocalState } from '../local/state';
 const known = DEMO_USERS.map((u) => u.username).join(', ');
 
 function fail(message: string, status = 1): never {
@@ -18,15 +18,17 @@ if (args.length !== 1 || !args[0] || args[0].startsWith('-')) {
 }
 const username = args[0];
 
+// LOCAL_DATA_DIR's stack, or the one running from another terminal (local/state.ts).
+const dataDir = runningDataDir();
 let state: Partial<LocalState>;
 try {
-  state = readLocalState();
+  state = readLocalState(dataDir);
 } catch (error) {
   fail((error as Error).message);
 }
 const endpoint = state.cognito?.endpoint;
 const clientId = state.cognito?.clientId;
-if (!endpoint || !clientId) fail(incompleteState().message);
+if (!endpoint || !clientId) fail(incompleteState(dataDir).message);
 
 const client = cognitoClient(endpoint);
 try {

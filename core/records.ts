@@ -5,7 +5,7 @@
 import { arrayById, decimal, integer, nullable, object, string, type Check } from './schema';
 import { fileKey } from './file-keys';
 import { MAX_ID } from './ids';
-import { STORED_TIME, type TimeCodec } from './times';
+import { STORED_TIME, WALL_TIME_FORMAT, wallTimeProblem, type TimeCodec } from './times';
 
 export interface CodedValue {
   value: bigint;
@@ -102,10 +102,28 @@ const dateOfBirth = string({
 export function timeCheck(codec?: TimeCodec): Check {
   return codec === undefined
     ? string({ pattern: STORED_TIME, expected: 'a UTC time "YYYY-MM-DDTHH:MM:SSZ"' })
-    : string({
-        valid: (s) => codec.store(s) !== undefined,
-        expected: 'a time "YYYY-MM-DD HH:MM:SS" that exists in the display time zone',
-      });
+    : wallTime(codec);
+}
+
+/**
+ * An imported time. Each reason says what is wrong: a value in another format (a UTC "...Z" time,
+ * a missing second) is named a wrong format, with the format wanted, so that it is not read as a
+ * daylight-saving problem; that one is said only of a real date and time the display zone skips.
+ */
+function wallTime(codec: TimeCodec): Check {
+  const zone = `the display time zone (${codec.timeZone})`;
+  const reasons = {
+    format: `is in the wrong format: must be "${WALL_TIME_FORMAT}", the wall time in ${zone}, e.g. "2023-09-15 10:01:02"`,
+    calendar: 'is not a date and time of the calendar: no such day, or no such time of day',
+    skipped: `does not exist in ${zone}: its clocks skip it (a daylight-saving change)`,
+  };
+  return (value, path, problems) => {
+    // The common case first: a time the zone has.
+    if (typeof value === 'string' && codec.store(value) !== undefined) return value;
+    const problem = typeof value === 'string' ? wallTimeProblem(value) : 'format';
+    problems.push({ path, reason: reasons[problem ?? 'skipped'] });
+    return value;
+  };
 }
 
 const currencyLine = object({

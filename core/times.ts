@@ -3,10 +3,14 @@
  * as `YYYY-MM-DD HH:MM:SS` wall time in the display zone.
  */
 export const WALL_TIME = /^([0-9]{4})-([0-9]{2})-([0-9]{2}) ([0-9]{2}):([0-9]{2}):([0-9]{2})$/;
+/** WALL_TIME as SPEC 3.5 and the contract write it, for messages. */
+export const WALL_TIME_FORMAT = 'YYYY-MM-DD HH:MM:SS';
 export const STORED_TIME = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
 const HOUR_MS = 3_600_000;
 
 export interface TimeCodec {
+  /** The display zone (IANA name), for messages. */
+  readonly timeZone: string;
   /** Stored UTC instant to wall time in the display zone. */
   display(stored: string): string;
   /** Wall time in the display zone to the stored UTC instant; undefined when that wall time does not exist. */
@@ -27,6 +31,31 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 }
 
 /**
+ * Milliseconds since the epoch of a wall time read as if it were UTC; undefined when it is not in
+ * WALL_TIME_FORMAT or names no day and time of the calendar (2023-02-30, 24:00:00), which Date
+ * would roll over.
+ */
+function asUtc(wall: string): number | undefined {
+  const m = WALL_TIME.exec(wall);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s] = m.map(Number) as [number, ...number[]];
+  const date = new Date(0);
+  date.setUTCFullYear(y!, mo! - 1, d!);
+  date.setUTCHours(h!, mi!, s!, 0);
+  return date.toISOString().slice(0, 19).replace('T', ' ') === wall ? date.getTime() : undefined;
+}
+
+/**
+ * Why a wall time cannot be imported, apart from the zone: `format` when it is not in
+ * WALL_TIME_FORMAT, `calendar` when it is but names no real day and time; undefined when it is
+ * one (the zone may still skip it: TimeCodec.store says).
+ */
+export function wallTimeProblem(wall: string): 'format' | 'calendar' | undefined {
+  if (!WALL_TIME.test(wall)) return 'format';
+  return asUtc(wall) === undefined ? 'calendar' : undefined;
+}
+
+/**
  * Built once per zone: formatters are costly to create and cheap to reuse. In UTC (the default)
  * showing a time needs no formatter at all: the first Intl formatter of a process costs about
  * 15 ms of cold start (ICU's zone data), formatToParts tens of µs per call, and toISOString gives
@@ -44,19 +73,8 @@ export function createTimeCodec(timeZone: string): TimeCodec {
     return `${p.year?.padStart(4, '0')}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
   };
 
-  /** Milliseconds since the epoch of a wall time read as if it were UTC. */
-  const asUtc = (wall: string): number | undefined => {
-    const m = WALL_TIME.exec(wall);
-    if (!m) return undefined;
-    const [, y, mo, d, h, mi, s] = m.map(Number) as [number, ...number[]];
-    const date = new Date(0);
-    date.setUTCFullYear(y!, mo! - 1, d!);
-    date.setUTCHours(h!, mi!, s!, 0);
-    // Reject 2023-02-30 and 24:00:00, which Date would roll over.
-    return date.toISOString().slice(0, 19).replace('T', ' ') === wall ? date.getTime() : undefined;
-  };
-
   return {
+    timeZone,
     display(stored) {
       if (!utc) return wallOf(Date.parse(stored));
       // Throws a RangeError on an invalid time, as formatToParts does.

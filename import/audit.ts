@@ -2,8 +2,9 @@
  * The import's audit events (SPEC 9): one when an import starts, one when it ends, one per record
  * written or deleted; never a field of a record. Written as the read events are
  * (functions/shared/audit.ts): a JSON line on stdout, in the function's log group, kept as long;
- * locally also in `.local/audit.jsonl`. Their `message` differs from the read events' so that the
- * read queries and metrics count reads only; `kind` says which of the three an event is.
+ * locally also in `.local/audit/` (one file per UTC day). Their `message` differs from the read
+ * events' so that the read queries and metrics count reads only; `kind` says which of the three
+ * an event is.
  */
 import type { Entity } from '../core/entities';
 import type { ImportSummary } from './importer';

@@ -18,7 +18,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createTimeCodec } from '../core/times';
 import { importAuditEvent, type ImportAuditSink, type Uploader } from './audit';
 import { count, emptySummary, writeRecords, type ImportSummary, type WriteSlots } from './importer';
-import { linesOf } from './lines';
+import { linesOf, MAX_LINE_BYTES } from './lines';
 import {
   DEFAULT_PART_BYTES,
   checkPart,
@@ -328,7 +328,13 @@ export interface CheckResult {
  */
 export async function checkPartStep(deps: StepDeps, input: PartInput): Promise<CheckResult> {
   const { part, importId, bucket } = input;
-  const lines = linesOf(await body(deps.s3, input, part), part.firstLine);
+  // The part's place in the file: its lines' numbers, and a bad byte's offset, are the file's.
+  const lines = linesOf(
+    await body(deps.s3, input, part),
+    part.firstLine,
+    MAX_LINE_BYTES,
+    part.start,
+  );
   const stored = storedRecordsWriter();
   const checked = await checkPart(part.index, lines, parserOf(deps), stored.add);
   await Promise.all([

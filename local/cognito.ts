@@ -26,6 +26,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { CUSTOMER_READERS_GROUP } from '../core/groups';
 import { withAccessControl, type LocalRouter } from './cognito-access';
+import { withBoundedRefreshTokens } from './cognito-refresh-tokens';
 import { LOCALHOST } from './net';
 
 /** Password of every local demo user (local stack only; never deployed). */
@@ -163,7 +164,8 @@ function loadCognitoLocal(): CognitoLocalModules {
 /**
  * Mirrors cognito-local's own createDefaultServer, except that the data directory is ours, the
  * issuer is http://127.0.0.1:<port>, there are no Lambda triggers (so neither the AWS SDK v2 nor
- * KMS is loaded), and logs go to stderr at error level only.
+ * KMS is loaded), logs go to stderr at error level only, and the refresh tokens kept per user
+ * are bounded (local/cognito-refresh-tokens.ts).
  */
 async function startCognitoLocalServer(
   port: number,
@@ -182,7 +184,8 @@ async function startCognitoLocalServer(
   const cognito = await new m.CognitoServiceFactoryImpl(
     dbDir,
     stores,
-    new m.UserPoolServiceFactoryImpl(clock, stores),
+    // + at most MAX_REFRESH_TOKENS_PER_USER refresh tokens stored per user (issue 30).
+    withBoundedRefreshTokens(new m.UserPoolServiceFactoryImpl(clock, stores)),
   ).create(ctx, { UsernameAttributes: ['email'] });
   const noKms = {
     encrypt: () => Promise.reject(new Error('KMS is not available in the local stack')),

@@ -4,7 +4,6 @@
  * function timeout.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
@@ -14,6 +13,7 @@ import { stdoutAudit, type AuditSink } from '../functions/shared/audit';
 import { loadConfig } from '../functions/shared/config';
 import { createRuntime, type Runtime } from '../functions/shared/runtime';
 import { buildLambdaContext, pad } from './api-event';
+import { appendAuditEvents } from './audit-log';
 
 export type LambdaHandler = (
   event: APIGatewayProxyEventV2WithJWTAuthorizer,
@@ -34,12 +34,13 @@ export const importHandler: HandlerLoader = async (route) => {
 /**
  * The route's handler as the deployed function builds it (createHandler, with the runtime its
  * environment configures), its audit events written to stdout as in Lambda and also appended to
- * `auditFile`, which `npm run audit` reads (SPEC 8).
+ * the trail `auditFile` (local/audit-log.ts: a directory of day files), which `npm run audit`
+ * reads (SPEC 8).
  */
 export function auditedHandlers(auditFile: string): HandlerLoader {
   const audit: AuditSink = (event) => {
     stdoutAudit(event);
-    appendFileSync(auditFile, `${JSON.stringify(event)}\n`);
+    appendAuditEvents(auditFile, [event]);
   };
   return async (route) => {
     const module = (await import(pathToFileURL(join(PROJECT_ROOT, route.entry)).href)) as {

@@ -16,14 +16,13 @@
  * at that same limit, so that a step the interpreter has cut writes nothing more. As in a stage,
  * once a part has failed no other part starts.
  */
-import { appendFileSync } from 'node:fs';
 import { createHandler as checkPartHandler } from '../functions/import-check-part';
 import { createHandler as planHandler } from '../functions/import-plan';
 import { createHandler as reportHandler } from '../functions/import-report';
 import { createHandler as verifyHandler } from '../functions/import-verify';
 import { createHandler as writePartHandler } from '../functions/import-write-part';
 import { positiveFromEnv } from '../functions/shared/import-deps';
-import { auditLines, type ImportAuditSink } from '../import/audit';
+import type { ImportAuditSink } from '../import/audit';
 import { createDocumentClient } from '../import/document-client';
 import { WRITE_CONCURRENCY, writeSlots } from '../import/importer';
 import { incomingKey, putIntoDrop, type Progress } from '../import/drop';
@@ -43,6 +42,7 @@ import {
 import { importWorkflowDefinition } from '../lib/import-workflow';
 import { IMPORT_CONCURRENCY } from '../lib/settings';
 import { loadStepFunctions } from '../functions/sdk/local-step-functions';
+import { appendAuditEvents } from './audit-log';
 import { s3Client } from './s3-client';
 
 /** Local stand-ins for the stage's ARNs: the runner maps each Task to a handler by them. */
@@ -173,7 +173,7 @@ export interface LocalDropTarget {
   tableName: string;
   /** The local stack's zone, from its state: never the operator's environment. */
   displayTimeZone: string;
-  /** Where audit events go (the local stack's audit file). */
+  /** Where audit events go (the local stack's audit trail: local/audit-log.ts). */
   auditFile: string;
 }
 
@@ -217,10 +217,8 @@ export function localDropOptionsFromEnv(
 
 /** The steps' dependencies pointed at the local stack (its clients made once per drop). */
 export function localStepDeps(target: LocalDropTarget, partBytes?: number): StepDeps {
-  // One event a line, appended (as the gateway's); opened per write, so a file moved or removed
-  // (a test's, a cleared .local/) is never written through a stale descriptor.
-  const audit: ImportAuditSink = (...events) =>
-    appendFileSync(target.auditFile, auditLines(events));
+  // Appended as the gateway's are: local/audit-log.ts (day files, each opened per write).
+  const audit: ImportAuditSink = (...events) => appendAuditEvents(target.auditFile, events);
   return {
     s3: s3Client(target.s3Endpoint),
     client: createDocumentClient({

@@ -2,6 +2,7 @@
  * A client for the local S3 (local/s3.ts), apart from the server so that a command that only
  * talks to it (`npm run import`'s local drop) loads neither s3rver nor the server's code.
  */
+import { join } from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
 
 /** s3rver's built-in account. */
@@ -18,4 +19,13 @@ export function s3Client(endpoint: string): S3Client {
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: 1,
   });
+}
+
+/**
+ * Where the local S3 (s3rver) keeps an object's bytes on disk: `<dir>/<bucket>/<key>._S3rver_object`,
+ * the file as put. For a person to open what the local stack wrote (an import's report), here so
+ * that the import command need not load the server.
+ */
+export function localObjectFile(s3DataDir: string, bucket: string, key: string): string {
+  return join(s3DataDir, bucket, `${key}._S3rver_object`);
 }

@@ -18,7 +18,7 @@ import { S3RVER_CREDENTIALS } from './s3-client';
 import { withoutEmpty } from './start-settings';
 import {
   assertNotRunning,
-  localAuditFile,
+  localAuditDir,
   removeOwnLocalState,
   writeLocalState,
   type LocalState,
@@ -27,6 +27,8 @@ import {
 export const DEFAULT_TABLE_NAME = 'currency-exchange';
 export const DEMO_DATA_FILE = join(PROJECT_ROOT, 'local', 'demo-data.jsonl');
 const SEED_MARKER = 'seeded.json';
+/** The local S3's objects, under the data directory (state.json names it for the tools). */
+const s3DataDir = (dataDir: string) => join(dataDir, 's3');
 
 export interface LocalStackOptions {
   /** API port on 127.0.0.1; 0 or omitted = any free port. */
@@ -109,7 +111,7 @@ async function startEmulators(
       ...(options.inMemory ? {} : { dbPath: join(dataDir, 'dynamodb') }),
     }),
     startCognito({ port: cognitoPort, dataDir: join(dataDir, 'cognito') }),
-    startS3({ port: s3Port, dataDir: join(dataDir, 's3'), bucketName }),
+    startS3({ port: s3Port, dataDir: s3DataDir(dataDir), bucketName }),
   ]);
   for (const result of started)
     if (result.status === 'fulfilled') stoppers.push(() => result.value.stop());
@@ -215,14 +217,14 @@ function startApiGateway(
     env: functionEnv(emulators, names, names.env),
     ...(options.log ? { log: options.log } : {}),
     ...(options.routes ? { routes: options.routes } : {}),
-    loadHandler: options.loadHandler ?? auditedHandlers(localAuditFile(names.dataDir)),
+    loadHandler: options.loadHandler ?? auditedHandlers(localAuditDir(names.dataDir)),
   });
 }
 
 function localStateOf(
   gateway: Gateway,
   { dynamoDb, s3, cognito }: Emulators,
-  names: { tableName: string; bucketName: string; displayTimeZone: string },
+  names: { dataDir: string; tableName: string; bucketName: string; displayTimeZone: string },
 ): LocalState {
   return {
     pid: process.pid,
@@ -241,6 +243,7 @@ function localStateOf(
       clientId: cognito.clientId,
       issuer: cognito.issuer,
     },
+    s3DataDir: s3DataDir(names.dataDir),
   };
 }
 

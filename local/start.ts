@@ -9,6 +9,7 @@ import { DEMO_USERS } from './cognito';
 import { DOCS_PATH } from './docs';
 import { startLocalStack, type LocalStack } from './stack';
 import { checkStartSettings, StartSettingError, type StartSettings } from './start-settings';
+import { removeOwnRunningPointer, writeRunningPointer } from './state';
 
 // Every setting passed on is checked before anything starts (a bad one: one line, exit 2).
 let settings: StartSettings;
@@ -37,6 +38,7 @@ async function shutdown(signal: string): Promise<void> {
     process.exit(1);
   }, 15_000);
   try {
+    removeOwnRunningPointer(dataDir);
     await stack.stop();
     console.log('Stopped.');
   } catch (error) {
@@ -111,6 +113,12 @@ try {
 if (stopping) {
   stopping = false;
   await shutdown('SIGINT');
+}
+// Started with another LOCAL_DATA_DIR: the tools in other terminals find it (local/state.ts).
+try {
+  writeRunningPointer(dataDir);
+} catch (error) {
+  console.error(`(other terminals need LOCAL_DATA_DIR set: ${(error as Error).message})`);
 }
 
 // Since this process started (tsx's compile included; npm adds about half a second before it).

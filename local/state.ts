@@ -1,15 +1,26 @@
 /**
  * `.local/state.json`: where a running local stack (`npm start`) tells `npm run token` and
  * `npm run import` how to reach it. The one place that knows the file's name, the data
- * directory (LOCAL_DATA_DIR, default `.local` under the project root) and the file's shape.
+ * directory (LOCAL_DATA_DIR, default `.local` under the project root) and the file's shape,
+ * and where in the data directory the audit trail is.
+ *
+ * Finding the stack from another terminal: a stack started with another LOCAL_DATA_DIR leaves a
+ * pointer in the project's own `.local/running/` (a place every terminal knows), a small file
+ * naming its data directory and pid, and removes it when it stops. The tools (token, access,
+ * audit, import) run without LOCAL_DATA_DIR use `.local/` when a stack runs there, else the one
+ * stack a pointer names whose process is alive and whose state.json names that pid; otherwise
+ * they say the stack is not running, and which LOCAL_DATA_DIR to set for each one that is.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../lib/project-root';
 
 export const STATE_FILE = 'state.json';
-/** The local stack's audit trail (SPEC 8): one event a line, as the functions wrote them. */
-export const AUDIT_FILE = 'audit.jsonl';
+/** The local stack's audit trail (SPEC 8): a directory of day files (local/audit-log.ts). */
+export const AUDIT_DIR = 'audit';
+/** The trail as one file, written before issue 30; still read by `npm run audit`, never written. */
+export const LEGACY_AUDIT_FILE = 'audit.jsonl';
 
 /** What `npm run token` and `npm run import` need to find a running stack. */
 export interface LocalState {
@@ -26,21 +37,56 @@ export interface LocalState {
   /** The zone the functions show times in, and so the zone a local import reads them in. */
   displayTimeZone: string;
   cognito: { endpoint: string; userPoolId: string; clientId: string; issuer: string };
+  /** The local S3's directory: each object's bytes are a file under it (local/s3-client.ts). */
+  s3DataDir: string;
 }
 
 /** No state file: the local stack is not running (or never started). */
-export class LocalStackNotRunning extends Error {}
+export class LocalStackNotRunning extends Error {
+  constructor(
+    file: string,
+    /** Which LOCAL_DATA_DIR to set for the stacks running elsewhere; '' when none runs. */
+    readonly hint: string,
+  ) {
+    super(`the local stack is not running (no ${file}): start it with \`npm start\`${hint}`);
+  }
+}
+
+/** The project's own data directory: the default one, and where the pointers are. */
+export const DEFAULT_DATA_DIR = join(PROJECT_ROOT, '.local');
+const POINTER_DIR = 'running';
 
 /** The local stack's data directory: LOCAL_DATA_DIR, else `.local` under the project root. */
 export function localDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(env.LOCAL_DATA_DIR || join(PROJECT_ROOT, '.local'));
+  return resolve(env.LOCAL_DATA_DIR || DEFAULT_DATA_DIR);
 }
 
-export function localAuditFile(dataDir = localDataDir()): string {
-  return resolve(dataDir, AUDIT_FILE);
+/**
+ * The data directory of the stack the tools talk to: LOCAL_DATA_DIR when set; else `.local` when
+ * a stack runs there; else the one stack running elsewhere that left a pointer; else `.local`
+ * (and readLocalState says which LOCAL_DATA_DIR to set, when stacks run elsewhere).
+ */
+export function runningDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  home = DEFAULT_DATA_DIR,
+): string {
+  if (env.LOCAL_DATA_DIR) return resolve(env.LOCAL_DATA_DIR);
+  if (runsIn(home)) return resolve(home);
+  const elsewhere = runningElsewhere(home);
+  return elsewhere.length === 1 ? elsewhere[0]!.dataDir : resolve(home);
 }
 
-export function localStateFile(dataDir = localDataDir()): string {
+/** Where the local stack's audit events go: `.local/audit/`, one file per UTC day. */
+export function localAuditDir(dataDir = runningDataDir()): string {
+  return resolve(dataDir, AUDIT_DIR);
+}
+
+/** `.local/audit.jsonl`, the one-file trail of earlier versions, if a data directory has one. */
+export function localLegacyAuditFile(dataDir = runningDataDir()): string {
+  return resolve(dataDir, LEGACY_AUDIT_FILE);
+}
+
+export function localStateFile(dataDir = runningDataDir()): string {
   return resolve(dataDir, STATE_FILE);
 }
 
@@ -48,19 +94,20 @@ export function localStateFile(dataDir = localDataDir()): string {
  * The running stack's state as written; its members unchecked (a file from an older version may
  * lack some: see incompleteState). Throws LocalStackNotRunning when there is no readable file.
  */
-export function readLocalState(dataDir = localDataDir()): Partial<LocalState> {
+export function readLocalState(
+  dataDir = runningDataDir(),
+  home = DEFAULT_DATA_DIR,
+): Partial<LocalState> {
   const file = localStateFile(dataDir);
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalState>;
   } catch {
-    throw new LocalStackNotRunning(
-      `the local stack is not running (no ${file}): start it with \`npm start\``,
-    );
+    throw new LocalStackNotRunning(file, elsewhereHint(resolve(dataDir), home));
   }
 }
 
 /** For a state file that lacks what a command needs. */
-export function incompleteState(dataDir = localDataDir()): Error {
+export function incompleteState(dataDir = runningDataDir()): Error {
   return new Error(`${localStateFile(dataDir)} is incomplete: restart \`npm start\``);
 }
 
@@ -102,4 +149,82 @@ export function assertNotRunning(dataDir: string): void {
     if (error instanceof SyntaxError) return; // a torn file from a crash: not running
     throw error;
   }
+}
+
+/** A stack's pointer: one file per data directory, so a restart there replaces its own. */
+function pointerFile(dataDir: string, home: string): string {
+  const name = createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16);
+  return join(home, POINTER_DIR, `${name}.json`);
+}
+
+/** Leaves this process's pointer for tools run from other terminals (none for `.local` itself). */
+export function writeRunningPointer(dataDir: string, home = DEFAULT_DATA_DIR): void {
+  if (resolve(dataDir) === resolve(home)) return;
+  mkdirSync(join(home, POINTER_DIR), { recursive: true });
+  const pointer = { dataDir: resolve(dataDir), pid: process.pid };
+  writeFileSync(pointerFile(dataDir, home), `${JSON.stringify(pointer)}\n`);
+}
+
+/** Only our own pointer: a newer stack on the same data directory left its own. */
+export function removeOwnRunningPointer(dataDir: string, home = DEFAULT_DATA_DIR): void {
+  const file = pointerFile(dataDir, home);
+  try {
+    if ((JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown }).pid === process.pid)
+      rmSync(file);
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * Whether a stack runs with its data in `dataDir`: its state file names a live process (`pid`,
+ * when given: a pointer whose process died and whose pid was reused names no stack). A state
+ * file without a pid (written by hand, or by an older version) counts as running.
+ */
+function runsIn(dataDir: string, pid?: number): boolean {
+  let state: Partial<LocalState>;
+  try {
+    state = JSON.parse(readFileSync(localStateFile(dataDir), 'utf8')) as Partial<LocalState>;
+  } catch {
+    return false;
+  }
+  if (typeof state.pid !== 'number') return pid === undefined;
+  return (pid === undefined || state.pid === pid) && isAlive(state.pid);
+}
+
+/** The stacks running elsewhere that left a pointer in `home`, by data directory. */
+export function runningElsewhere(home = DEFAULT_DATA_DIR): { dataDir: string; pid: number }[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(home, POINTER_DIR)).filter((name) => name.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  const found: { dataDir: string; pid: number }[] = [];
+  for (const name of names) {
+    try {
+      const p = JSON.parse(readFileSync(join(home, POINTER_DIR, name), 'utf8')) as {
+        dataDir?: unknown;
+        pid?: unknown;
+      };
+      if (typeof p.dataDir === 'string' && typeof p.pid === 'number' && runsIn(p.dataDir, p.pid))
+        found.push({ dataDir: p.dataDir, pid: p.pid });
+    } catch {
+      // a torn or foreign file: no pointer
+    }
+  }
+  return found.sort((a, b) => a.dataDir.localeCompare(b.dataDir));
+}
+
+/** Which LOCAL_DATA_DIR to set for the stacks running other than in `dataDir`; '' for none. */
+function elsewhereHint(dataDir: string, home: string): string {
+  const others = [
+    ...(runsIn(home) ? [{ dataDir: resolve(home), pid: undefined }] : []),
+    ...runningElsewhere(home),
+  ].filter((o) => o.dataDir !== dataDir);
+  const set = others.map((o) => `LOCAL_DATA_DIR=${o.dataDir}${o.pid ? ` (pid ${o.pid})` : ''}`);
+  if (set.length === 0) return '';
+  return set.length === 1
+    ? `; one is running with its data elsewhere: set ${set[0]}`
+    : `; some are running with their data elsewhere: set one of ${set.join(', ')}`;
 }

@@ -3,7 +3,7 @@
  * exit status, the report, the final count, the stack's own display zone.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -25,6 +25,7 @@ beforeAll(async () => {
       s3Endpoint: drop.s3.endpoint,
       importBucketName: drop.s3.importBucketName,
       displayTimeZone: 'Asia/Manila',
+      s3DataDir: drop.s3DataDir,
     }),
   );
 }, 90_000);
@@ -86,6 +87,21 @@ test("a good file: exit 0 and a final count; times read in the local stack's zon
   );
   // 10:01:02 in Manila (UTC+8) is 02:01:02 UTC.
   expect((await stored('TXN#511'))?.created_at).toBe('2023-09-15T02:01:02Z');
+});
+
+test('issue 30: the local report is named by its file on this machine, which holds the report', async () => {
+  const r = await runImport([line('transaction', transaction({ id: 512, rate: 1 }))]);
+  expect(r.status).toBe(1);
+  const id = /Report: reports\/([0-9a-f]{32})\.json /.exec(r.stderr)![1]!;
+  const reportFile = /^Report file: (.+)$/m.exec(r.stderr)?.[1];
+  expect(reportFile).toBe(
+    join(drop.s3DataDir, drop.s3.importBucketName, 'reports', `${id}.json._S3rver_object`),
+  );
+  expect(JSON.parse(readFileSync(reportFile!, 'utf8'))).toMatchObject({
+    importId: id,
+    outcome: 'rejected',
+    problems: ['line 1: transaction.rate: is not a known field'],
+  });
 });
 
 test('TABLE_NAME is refused, with the way to a deployed stage', async () => {

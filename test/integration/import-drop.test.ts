@@ -101,7 +101,7 @@ test('bad lines anywhere (first, last, not JSON, not UTF-8, the same id in two p
   expect(report.outcome).toBe('rejected');
   expect(report.problems).toEqual([
     'line 1: $: is not valid JSON',
-    'line 4: $: is not valid UTF-8',
+    `line 4: $: is not valid UTF-8: first invalid byte at offset ${content.indexOf(0xff)} of the file (offsets from 0)`,
     'line 8: transaction.id: transaction 21 is already on line 2',
   ]);
   expect(report.problemCount).toBe(3);

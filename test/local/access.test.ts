@@ -240,7 +240,11 @@ describe('in Cognito and in the table', () => {
 
     const result = await access('revoke', user.email);
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toContain(`revoke: user ${user.username} (sub ${user.sub})`);
+    // Issue 30: the user by e-mail address (the local pool's usernames are UUIDs), the sub
+    // beside it, and the table's line once, with the instant that stands.
+    expect(user.username).not.toBe(user.email);
+    expect(result.stdout).toContain(`revoke: user ${user.email} (sub ${user.sub})`);
+    expect(result.stdout.match(/^Table: /gm)).toHaveLength(1);
     expect(result.stdout).toContain('AdminUserGlobalSignOut');
     expect(result.stdout).not.toContain(before.access);
     expect(result.stdout).not.toContain(before.refresh);
@@ -262,7 +266,9 @@ describe('in Cognito and in the table', () => {
   test('revoke by Cognito username works the same', async () => {
     const user = await staffUser('revoke-by-username@example.com');
     const before = await signIn(user.email);
-    expect((await access('revoke', user.username)).code).toBe(0);
+    const result = await access('revoke', user.username);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`revoke: user ${user.email} (sub ${user.sub})`);
     expect((await accessState(user.sub))!.nbf).toBeGreaterThan(before.iat);
   });
 
@@ -274,6 +280,7 @@ describe('in Cognito and in the table', () => {
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toContain('AdminDisableUser');
     expect(result.stdout).toContain('AdminUserGlobalSignOut');
+    expect(result.stdout.match(/^Table: /gm)).toHaveLength(1);
 
     const got = await cognito.send(
       new AdminGetUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: user.username }),
@@ -291,6 +298,7 @@ describe('in Cognito and in the table', () => {
     const result = await access('remove-group', user.email, CUSTOMER_READERS_GROUP);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toContain('AdminRemoveUserFromGroup');
+    expect(result.stdout.match(/^Table: /gm)).toHaveLength(1);
 
     expect(await groupsOf(user.username)).toEqual([]);
     const state = await accessState(user.sub);
@@ -357,7 +365,7 @@ describe('in Cognito and in the table', () => {
 
     const result = await access('enable', user.email);
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toContain(`enable: user ${user.username} (sub ${user.sub})`);
+    expect(result.stdout).toContain(`enable: user ${user.email} (sub ${user.sub})`);
     expect(result.stdout).toContain('AdminEnableUser');
     expect(await isEnabled(user.username)).toBe(true);
     const after = await accessState(user.sub);

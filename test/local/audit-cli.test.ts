@@ -3,6 +3,8 @@
  * who that is from the local user pool (falling back to the sub), as a table on a terminal and
  * JSON lines in a pipe, says "no events" when there are none and refuses an unknown user.
  * Only the local Cognito runs here: the events are written by the test, as the functions write them.
+ * Issue 30: the trail is a file per day; --since / --until read only the days asked for, and the
+ * one-file trail of earlier versions is still read.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,13 +17,15 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { PROJECT_ROOT } from '../../lib/project-root';
 import { cognitoClient, createUser, startCognito, type LocalCognito } from '../../local/cognito';
-import { AUDIT_FILE, STATE_FILE } from '../../local/state';
+import { AUDIT_DIR, LEGACY_AUDIT_FILE, STATE_FILE } from '../../local/state';
 
 const run = promisify(execFile);
 const EMAIL = 'audit-reader@example.com';
 /** A user who read, then left the pool: no name to find for this sub. */
 const GONE_SUB = '00000000-0000-4000-8000-00000000dead';
 const IMPORT_ID = '0123456789abcdef0123456789abcdef';
+
+const lines = (events: object[]) => `${events.map((e) => JSON.stringify(e)).join('\n')}\n`;
 
 let root: string;
 let running: string;
@@ -30,9 +34,15 @@ let cognito: LocalCognito;
 let client: CognitoIdentityProviderClient;
 let sub: string;
 
-function readEvent(who: string, entity: string, recordId: string | null, status: number) {
+function readEvent(
+  who: string,
+  entity: string,
+  recordId: string | null,
+  status: number,
+  timestamp = '2026-01-02T03:04:05.000Z',
+) {
   return {
-    timestamp: '2026-01-02T03:04:05.000Z',
+    timestamp,
     level: 'INFO',
     message: 'audit',
     requestId: 'r',
@@ -76,14 +86,14 @@ beforeAll(async () => {
       line: 3,
     },
   ];
-  const trail = `${events.map((e) => JSON.stringify(e)).join('\n')}\n`;
+  const trail = lines(events);
   // Two data directories with the same trail: one whose stack runs (its state.json names the
   // pool; no table is asked for), one whose stack is stopped.
   running = join(root, 'running');
   stopped = join(root, 'stopped');
   for (const dir of [running, stopped]) {
-    mkdirSync(dir);
-    writeFileSync(join(dir, AUDIT_FILE), trail);
+    mkdirSync(join(dir, AUDIT_DIR), { recursive: true });
+    writeFileSync(join(dir, AUDIT_DIR, '2026-01-02.jsonl'), trail);
   }
   writeFileSync(
     join(running, STATE_FILE),
@@ -181,7 +191,7 @@ test('a record nobody read: "no events" on stderr with what was asked, nothing o
   expect(r).toEqual({
     code: 0,
     stdout: '',
-    stderr: `audit: no events for transaction 8 in ${join(running, AUDIT_FILE)}\n`,
+    stderr: `audit: no events for transaction 8 in ${join(running, AUDIT_DIR)}\n`,
   });
 });
 
@@ -208,4 +218,76 @@ test('the stack stopped: subs shown as they are; a user by e-mail cannot be told
   const byEmail = await audit(['user', EMAIL], stopped);
   expect(byEmail.code).toBe(1);
   expect(byEmail.stderr).toMatch(/the local stack is not running/);
+});
+
+describe('days (issue 30)', () => {
+  /** One read of transaction 5 at noon UTC on each of 2026-01-01 .. 2026-01-05; stack stopped. */
+  let dated: string;
+  beforeAll(() => {
+    dated = join(root, 'dated');
+    mkdirSync(join(dated, AUDIT_DIR), { recursive: true });
+    for (let day = 1; day <= 5; day += 1) {
+      const date = `2026-01-0${day}`;
+      const event = readEvent(GONE_SUB, 'transaction', '5', 200, `${date}T12:00:00.000Z`);
+      writeFileSync(join(dated, AUDIT_DIR, `${date}.jsonl`), lines([event]));
+    }
+  });
+  const days = async (...args: string[]) => {
+    const r = await audit(['transaction', '5', '--json', ...args], dated);
+    expect(r.code).toBe(0);
+    return jsonLines(r.stdout).map((e) => String(e.timestamp).slice(0, 10));
+  };
+
+  test('--since and --until (days or times, with a space or =) pick the events between', async () => {
+    const [all, since, until, times, oneDay] = await Promise.all([
+      days(),
+      days('--since', '2026-01-04'),
+      days('--until=2026-01-02'),
+      days('--since', '2026-01-02T12:00:00Z', '--until', '2026-01-03T11:59:59.999Z'),
+      days('--since=2026-01-03', '--until=2026-01-03'),
+    ]);
+    expect(all).toEqual(['2026-01-01', '2026-01-02', '2026-01-03', '2026-01-04', '2026-01-05']);
+    expect(since).toEqual(['2026-01-04', '2026-01-05']);
+    expect(until).toEqual(['2026-01-01', '2026-01-02']);
+    expect(times).toEqual(['2026-01-02']);
+    expect(oneDay).toEqual(['2026-01-03']);
+  });
+
+  test('a time that is none, or a range that ends before it starts: exit 2, nothing read', async () => {
+    const [word, noZone, reversed, missing] = await Promise.all([
+      audit(['transaction', '5', '--since', 'yesterday'], dated),
+      audit(['transaction', '5', '--until', '2026-01-02T10:00:00'], dated),
+      audit(['transaction', '5', '--since', '2026-01-05', '--until', '2026-01-01'], dated),
+      audit(['transaction', '5', '--since'], dated),
+    ]);
+    expect(word).toMatchObject({ code: 2, stdout: '' });
+    expect(word.stderr).toMatch(/^audit: --since yesterday: give a UTC day \(2026-01-31\)/);
+    expect(noZone.code).toBe(2);
+    expect(noZone.stderr).toMatch(/^audit: --until 2026-01-02T10:00:00: give /);
+    expect(reversed).toMatchObject({ code: 2, stdout: '' });
+    expect(reversed.stderr).toMatch(/is after --until/);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^audit: usage: .*--since <time>.*\n.*every day is read\n$/);
+  });
+
+  test('the one-file trail of earlier versions (.local/audit.jsonl) is read too, first', async () => {
+    writeFileSync(
+      join(dated, LEGACY_AUDIT_FILE),
+      lines([readEvent(GONE_SUB, 'transaction', '5', 404, '2025-12-31T23:00:00.000Z')]),
+    );
+    try {
+      expect(await days()).toEqual([
+        '2025-12-31',
+        '2026-01-01',
+        '2026-01-02',
+        '2026-01-03',
+        '2026-01-04',
+        '2026-01-05',
+      ]);
+      // Its events are held to the range too.
+      expect(await days('--since', '2026-01-05')).toEqual(['2026-01-05']);
+    } finally {
+      rmSync(join(dated, LEGACY_AUDIT_FILE));
+    }
+  });
 });

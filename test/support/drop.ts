@@ -13,9 +13,10 @@ import { startTestTable } from './dynamodb';
 
 export async function startTestDrop() {
   const dir = mkdtempSync(join(tmpdir(), 'test-drop-'));
+  const s3DataDir = join(dir, 's3');
   const [table, s3] = await Promise.all([
     startTestTable(),
-    startS3({ port: await freePort(), dataDir: join(dir, 's3') }),
+    startS3({ port: await freePort(), dataDir: s3DataDir }),
   ]);
   const auditFile = join(dir, 'audit.jsonl');
   const target = {
@@ -36,6 +37,8 @@ export async function startTestDrop() {
   return {
     table,
     s3,
+    /** The local S3's files, as state.json names them (`s3DataDir`). */
+    s3DataDir,
     target,
     auditFile,
     fileOf,

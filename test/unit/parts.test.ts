@@ -34,7 +34,14 @@ async function partLines(bytes: Buffer, partBytes: number, chunk = 7) {
   const lines: Line[] = [];
   for (const part of parts)
     lines.push(
-      ...(await collect(linesOf(chunked(bytes.subarray(part.start, part.end), 5), part.firstLine))),
+      ...(await collect(
+        linesOf(
+          chunked(bytes.subarray(part.start, part.end), 5),
+          part.firstLine,
+          undefined,
+          part.start,
+        ),
+      )),
     );
   return { parts, lines };
 }
@@ -70,17 +77,21 @@ test('any cut and any chunking gives the lines of the whole file, numbered as in
   );
 });
 
-test('a line that is not UTF-8 keeps its number in whichever part holds it', async () => {
+test('a line that is not UTF-8 keeps its number and its offset in the file in whichever part holds it', async () => {
   const bytes = Buffer.concat([
     Buffer.from('a\nb\n'),
-    Buffer.from([0xff, 0x0a]),
+    Buffer.from([0x7b, 0xc3, 0xa9, 0xff, 0x0a]),
     Buffer.from('c\n'),
   ]);
-  const { lines } = await partLines(bytes, 2);
+  const { parts, lines } = await partLines(bytes, 2);
+  expect(parts.length).toBeGreaterThan(1);
   expect(lines).toEqual([
     { lineNo: 1, text: 'a' },
     { lineNo: 2, text: 'b' },
-    { lineNo: 3, error: 'is not valid UTF-8' },
+    {
+      lineNo: 3,
+      error: `is not valid UTF-8: first invalid byte at offset ${bytes.indexOf(0xff)} of the file (offsets from 0)`,
+    },
     { lineNo: 4, text: 'c' },
   ]);
 });

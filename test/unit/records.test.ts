@@ -73,7 +73,7 @@ describe('import line validation (SPEC 3 and 6)', () => {
     [{ signature: 5 }, 'transaction.signature: must be an S3 object key (a string) or null'],
     [
       { created_at: '2023-09-15T10:01:02Z' },
-      'transaction.created_at: must be a time "YYYY-MM-DD HH:MM:SS" that exists in the display time zone',
+      'transaction.created_at: is in the wrong format: must be "YYYY-MM-DD HH:MM:SS", the wall time in the display time zone (UTC), e.g. "2023-09-15 10:01:02"',
     ],
     [{ branch: { id: 1, name: 'x' } }, 'transaction.branch.address: is required'],
     [{ extra: 1 }, 'transaction.extra: is not a known field'],
@@ -102,6 +102,40 @@ describe('import line validation (SPEC 3 and 6)', () => {
         'transaction.transaction_currencies[2].id: must be unique: transaction_currencies[0] has the id 2 too',
       ],
     );
+  });
+
+  // Issue 30: a time in another format was told it "must exist in the display time zone", which
+  // reads as a daylight-saving problem. That is said only of a real time the zone skips.
+  test.each([
+    ['2023-09-15T10:01:02Z', 'Asia/Manila', 'format'],
+    ['2023-09-15 10:01', 'UTC', 'format'],
+    ['2023-9-15 10:01:02', 'UTC', 'format'],
+    ['15/09/2023 10:01:02', 'UTC', 'format'],
+    [1694772062, 'UTC', 'format'],
+    ['2023-02-30 10:01:02', 'UTC', 'calendar'],
+    ['2023-09-15 24:00:00', 'America/New_York', 'calendar'],
+    ['2023-03-12 02:30:00', 'America/New_York', 'skipped'],
+  ])('created_at %j in %s: %s', (createdAt, zone, kind) => {
+    const problems = createLineParser(createTimeCodec(zone))(
+      line('transaction', transaction({ created_at: createdAt })),
+    );
+    const reasons = {
+      format: `transaction.created_at: is in the wrong format: must be "YYYY-MM-DD HH:MM:SS", the wall time in the display time zone (${zone}), e.g. "2023-09-15 10:01:02"`,
+      calendar:
+        'transaction.created_at: is not a date and time of the calendar: no such day, or no such time of day',
+      skipped: `transaction.created_at: does not exist in the display time zone (${zone}): its clocks skip it (a daylight-saving change)`,
+    };
+    expect(problems.ok ? [] : problems.problems.map((p) => `${p.path}: ${p.reason}`)).toEqual([
+      reasons[kind as keyof typeof reasons],
+    ]);
+  });
+
+  test("a customer's last transaction time gets the same reasons", () => {
+    expect(
+      problemsOf(line('customer', customer({ last_transaction_datetime: '2023-09-15' }))),
+    ).toEqual([
+      'customer.last_transaction_datetime: is in the wrong format: must be "YYYY-MM-DD HH:MM:SS", the wall time in the display time zone (UTC), e.g. "2023-09-15 10:01:02"',
+    ]);
   });
 
   test('children in any order are accepted and stored in ascending id order', () => {

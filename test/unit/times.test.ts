@@ -1,4 +1,4 @@
-import { createTimeCodec } from '../../core/times';
+import { createTimeCodec, wallTimeProblem } from '../../core/times';
 
 describe('times (SPEC 3.5)', () => {
   test('UTC shows as stored', () => {
@@ -28,4 +28,15 @@ describe('times (SPEC 3.5)', () => {
     '2023-9-15 10:01:02',
     '',
   ])('rejects %p', (wall) => expect(createTimeCodec('UTC').store(wall)).toBeUndefined());
+});
+
+describe('why a wall time cannot be imported (issue 30)', () => {
+  test.each([
+    ['2023-09-15 10:01:02', undefined],
+    ['2023-03-12 02:30:00', undefined], // real; whether a zone skips it is the codec's to say
+    ['2023-09-15T10:01:02Z', 'format'],
+    ['2023-09-15 10:01', 'format'],
+    ['2023-02-30 00:00:00', 'calendar'],
+    ['2023-09-15 24:00:00', 'calendar'],
+  ])('%p: %p', (wall, problem) => expect(wallTimeProblem(wall)).toBe(problem));
 });
