@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /** CDK entry point (`cdk.json` runs it with tsx). Everything is in lib/; see lib/app.ts. */
-import { createApp } from '../lib/app';
+import { appFromCommandLine } from '../lib/app';
 import { SettingsError } from '../lib/settings';
 
 try {
-  createApp().app.synth();
+  (await appFromCommandLine()).app.synth();
 } catch (error) {
   // A setting the operator got wrong: the reason alone, one line; a stack trace would bury it.
   if (!(error instanceof SettingsError)) throw error;

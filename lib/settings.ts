@@ -263,3 +263,30 @@ export function settingsFromContext(
     readBudgets,
   });
 }
+
+/**
+ * The context values that give `settings` back through settingsFromContext: what a stage keeps
+ * of its settings (lib/deployed-settings.ts), with the stage's alarm e-mail.
+ */
+export function settingsToContext(
+  settings: Settings,
+  alarmEmail: string | undefined,
+): Record<string, unknown> {
+  return {
+    signatureUrlTtlSeconds: settings.signatureUrlTtlSeconds,
+    displayTimeZone: settings.displayTimeZone,
+    corsAllowOrigins: [...settings.corsAllowOrigins],
+    [READ_BUDGET_CONTEXT.customers]: settings.readBudgets.customers,
+    [READ_BUDGET_CONTEXT.transactions]: settings.readBudgets.transactions,
+    [READ_BUDGET_CONTEXT.windowSeconds]: settings.readBudgets.windowSeconds,
+    importConcurrency: settings.importConcurrency,
+    threatProtection: settings.threatProtection,
+    ...(settings.tableWarmWritesPerSecond === undefined
+      ? {}
+      : { tableWarmWritesPerSecond: settings.tableWarmWritesPerSecond }),
+    ...(settings.tableWarmReadsPerSecond === undefined
+      ? {}
+      : { tableWarmReadsPerSecond: settings.tableWarmReadsPerSecond }),
+    ...(alarmEmail === undefined ? {} : { alarmEmail }),
+  };
+}

@@ -14,10 +14,12 @@ import { routes as defaultRoutes, type Route } from './routes';
 import {
   DEFAULT_SETTINGS,
   defaultThreatProtection,
+  settingsToContext,
   validateSettings,
   type Settings,
 } from './settings';
 import { DEFAULT_STAGE, removalPolicyFor, type Stage } from './stage';
+import { DEPLOYED_SETTINGS_OUTPUT } from './deployed-settings';
 
 export interface ReadApiStackProps extends StackProps {
   readonly settings?: Settings;
@@ -124,6 +126,10 @@ export class ReadApiStack extends Stack {
     new CfnOutput(this, IMPORT_STATE_MACHINE_OUTPUT, {
       value: this.importDrop.stateMachine.stateMachineArn,
       description: 'The import workflow; npm run import follows its executions',
+    });
+    new CfnOutput(this, DEPLOYED_SETTINGS_OUTPUT, {
+      value: JSON.stringify(settingsToContext(settings, stage.alarmEmail)),
+      description: 'The settings this stage was deployed with: a plain cdk deploy keeps them',
     });
     new CfnOutput(this, 'AlarmTopicArn', {
       value: this.monitoring.topic.topicArn,

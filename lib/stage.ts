@@ -44,7 +44,8 @@ export const DEFAULT_STAGE: Stage = {
   alarmEmail: undefined,
 };
 
-function flag(raw: unknown, name: string): boolean {
+/** A true/false context value (`-c name=true`); absent is false. */
+export function flag(raw: unknown, name: string): boolean {
   if (raw === undefined || raw === false || raw === 'false') return false;
   if (raw === true || raw === 'true') return true;
   throw new SettingsError(`${name} must be true or false, got: ${String(raw)}`);

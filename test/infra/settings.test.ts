@@ -1,7 +1,7 @@
 /** Deploy-time settings from CDK context: they reach the functions and CORS, and bad ones stop synth. */
 import { App } from 'aws-cdk-lib';
 import { createApp } from '../../lib/app';
-import { DEFAULT_SETTINGS, settingsFromContext } from '../../lib/settings';
+import { DEFAULT_SETTINGS, settingsFromContext, settingsToContext } from '../../lib/settings';
 import { stageFromContext } from '../../lib/stage';
 import {
   CDK_JSON_CONTEXT,
@@ -27,7 +27,11 @@ beforeAll(() => {
 });
 afterAll(() => s?.cleanup());
 
-test('cdk.json holds the documented defaults: TTL 300 s, UTC, no CORS, SPEC 8 read budgets', () => {
+test('the documented defaults are in code, none in cdk.json: TTL 300 s, UTC, no CORS, SPEC 8 read budgets', () => {
+  // A setting in cdk.json would count as given on every deploy and undo a stage's own
+  // (lib/deployed-settings.ts).
+  const settingKeys = Object.keys(settingsToContext(DEFAULT_SETTINGS, 'ops@example.com'));
+  expect(settingKeys.filter((key) => key in CDK_JSON_CONTEXT)).toEqual([]);
   expect(settingsFromContext(new App({ context: CDK_JSON_CONTEXT }).node)).toEqual(
     DEFAULT_SETTINGS,
   );
