@@ -78,6 +78,7 @@ function printReport(
 ): number {
   if (report.outcome === 'imported') {
     console.log(`Imported ${countsText(report.counts)} from ${basename(file)} into ${where}`);
+    printWarnings(report);
   } else if (report.outcome === 'rejected') {
     for (const problem of report.problems) console.error(problem);
     const n = report.problemCount;
@@ -92,6 +93,18 @@ function printReport(
   if (reportFile !== undefined) console.error(`Report file: ${reportFile}`);
   if (report.outcome === 'failed') console.error(failedLine(report));
   return report.outcome === 'imported' ? 0 : 1;
+}
+
+/** Files the records name that the files bucket lacks: imported all the same. */
+function printWarnings(report: ImportReport): void {
+  const n = report.warningCount ?? 0;
+  if (n === 0) return;
+  for (const warning of report.warnings) console.error(`warning: ${warning}`);
+  const more = n > report.warnings.length ? ` (the first ${report.warnings.length} listed)` : '';
+  console.error(
+    `${n} file${n === 1 ? '' : 's'} named by records ${n === 1 ? 'is' : 'are'} not in the files bucket${more}: ` +
+      'the records are imported; their links answer 404 until the files are put there',
+  );
 }
 
 /** An import that ended without a report: what happened, and what to do, on stderr. */
@@ -235,6 +248,7 @@ async function importLocally(
       tableName: state.tableName,
       // Times are read in the zone the local functions show them in (SPEC 3.5).
       displayTimeZone: state.displayTimeZone,
+      filesBucketName: state.bucketName,
       auditFile: localAuditDir(dataDir),
     },
     file,

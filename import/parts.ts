@@ -77,6 +77,9 @@ export interface CheckedPart {
   problems: LineProblem[];
   problemCount: number;
   records: RecordEntry[];
+  /** Files its records name that the files bucket lacks (./file-check.ts): warnings, capped. */
+  missingFiles?: LineProblem[];
+  missingFileCount?: number;
 }
 
 /**
@@ -175,6 +178,9 @@ export interface Verdict {
   problems: string[];
   problemCount: number;
   records: number;
+  /** The first MAX_LISTED_PROBLEMS files named but missing, in file order; the exact count. */
+  warnings: string[];
+  warningCount: number;
 }
 
 /**
@@ -187,6 +193,8 @@ export function partVerifier(): { add(part: CheckedPart): void; verdict(): Verdi
   let problems: LineProblem[] = [];
   let problemCount = 0;
   let records = 0;
+  let warnings: string[] = [];
+  let warningCount = 0;
   let next = 0;
   return {
     add(part) {
@@ -206,8 +214,20 @@ export function partVerifier(): { add(part: CheckedPart): void; verdict(): Verdi
       // in file order, so the first MAX_LISTED_PROBLEMS so far stay the first.
       found.sort((a, b) => a[0] - b[0]);
       problems = problems.concat(found.slice(0, MAX_LISTED_PROBLEMS - problems.length));
+      warningCount += part.missingFileCount ?? 0;
+      warnings = warnings.concat(
+        (part.missingFiles ?? [])
+          .slice(0, MAX_LISTED_PROBLEMS - warnings.length)
+          .map(([, text]) => text),
+      );
     },
-    verdict: () => ({ problems: problems.map(([, text]) => text), problemCount, records }),
+    verdict: () => ({
+      problems: problems.map(([, text]) => text),
+      problemCount,
+      records,
+      warnings,
+      warningCount,
+    }),
   };
 }
 

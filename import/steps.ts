@@ -18,9 +18,11 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createTimeCodec } from '../core/times';
 import { importAuditEvent, type ImportAuditSink, type Uploader } from './audit';
 import { count, emptySummary, writeRecords, type ImportSummary, type WriteSlots } from './importer';
+import { fileRefsOf, missingFiles, type FileRef } from './file-check';
 import { linesOf, MAX_LINE_BYTES } from './lines';
 import {
   DEFAULT_PART_BYTES,
+  MAX_LISTED_PROBLEMS,
   checkPart,
   partVerifier,
   planParts,
@@ -58,6 +60,12 @@ export interface ImportReport {
   /** Every problem, or the first 1,000 (./parts.ts); `problemCount` is the exact total. */
   problems: string[];
   problemCount: number;
+  /**
+   * Files the records name that the files bucket lacks: imported all the same, their links answer
+   * 404 until the file is put (./file-check.ts). The first 1,000; `warningCount` is exact.
+   */
+  warnings: string[];
+  warningCount: number;
   /** A failed import: what stopped it (never record data: see the Report step). */
   error?: string;
   /**
@@ -120,6 +128,8 @@ export interface StepDeps {
   tableName: string;
   /** The stage's zone: times in the file are read in it (SPEC 3.5). */
   displayTimeZone: string;
+  /** The files bucket: records naming a key it lacks are warned of (./file-check.ts). */
+  filesBucket?: string;
   audit: ImportAuditSink;
   partBytes?: number;
   /** Groups a part writes at once; default the direct import's (import/importer.ts). */
@@ -336,7 +346,17 @@ export async function checkPartStep(deps: StepDeps, input: PartInput): Promise<C
     part.start,
   );
   const stored = storedRecordsWriter();
-  const checked = await checkPart(part.index, lines, parserOf(deps), stored.add);
+  const files: FileRef[] = [];
+  const checked = await checkPart(part.index, lines, parserOf(deps), (record) => {
+    stored.add(record);
+    files.push(...fileRefsOf(record));
+  });
+  // Only for a part that will be written: a rejected file's report lists its problems.
+  if (deps.filesBucket !== undefined && checked.problemCount === 0) {
+    const missing = await missingFiles(deps.s3, deps.filesBucket, files);
+    checked.missingFiles = missing.slice(0, MAX_LISTED_PROBLEMS);
+    checked.missingFileCount = missing.length;
+  }
   await Promise.all([
     writeJson(deps.s3, bucket, checkedKey(importId, part.index), checked),
     checked.problemCount === 0 &&
@@ -624,13 +644,16 @@ export async function report(deps: StepDeps, input: ReportInput): Promise<Report
   const importId = input.importId ?? plan?.importId ?? importIdOf(input.key, input.versionId);
   const key = plan?.key ?? input.key;
   let counts = emptySummary();
-  let verdict: Verdict | undefined;
   let outcome = input.outcome;
   let error = outcome === 'failed' ? failure(input.error) : undefined;
   let parts: ImportReport['parts'];
-  if (outcome === 'rejected') {
-    verdict = await readJson<Verdict>(deps.s3, bucket, problemsKey(importId));
-  } else if (plan?.parts !== undefined && plan.alreadyImported === undefined) {
+  const planned = plan?.parts !== undefined && plan.alreadyImported === undefined;
+  // Verify's findings: a rejected file's problems, a valid one's warnings (none before Verify).
+  const verdict =
+    outcome === 'rejected' || planned
+      ? await readJson<Verdict>(deps.s3, bucket, problemsKey(importId))
+      : undefined;
+  if (outcome !== 'rejected' && plan?.parts !== undefined && planned) {
     if (outcome === 'failed') await writeJson(deps.s3, bucket, cancelKey(importId), {});
     const found = await tally(deps, bucket, importId, outcome === 'failed');
     counts = found.counts;
@@ -654,6 +677,8 @@ export async function report(deps: StepDeps, input: ReportInput): Promise<Report
     counts,
     problems: verdict?.problems ?? [],
     problemCount: verdict?.problemCount ?? 0,
+    warnings: verdict?.warnings ?? [],
+    warningCount: verdict?.warningCount ?? 0,
     ...(error === undefined ? {} : { error }),
     ...(parts === undefined ? {} : { parts }),
   };

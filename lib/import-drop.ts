@@ -26,7 +26,7 @@ import { ENTITIES } from '../core/entities';
 import { IMPORT_AUDIT_MESSAGE } from '../import/audit';
 import { PREFIX, STEP_TIMEOUT_SECONDS } from '../import/steps';
 import { ApiFunction } from './api-function';
-import { PRIVATE_BUCKET } from './data';
+import { FILE_PREFIXES, PRIVATE_BUCKET } from './data';
 import { importWorkflowDefinition, type ImportWorkflowResources } from './import-workflow';
 import { THRESHOLDS } from './monitoring';
 import { AUDIT_RETENTION, IMPORT_RETENTION, INCOMPLETE_UPLOAD_DAYS } from './retention';
@@ -53,6 +53,8 @@ export interface ImportDropProps {
   readonly removalPolicy: RemovalPolicy;
   readonly autoDeleteObjects: boolean;
   readonly accessLogsBucket: IBucket;
+  /** The files records name: CheckPart lists their keys (never reads a file) to warn of missing ones. */
+  readonly filesBucket: IBucket;
   readonly logRetention?: RetentionDays;
 }
 
@@ -100,6 +102,7 @@ export class ImportDrop extends Construct {
     const environment = {
       TABLE_NAME: props.table.tableName,
       DISPLAY_TIME_ZONE: props.displayTimeZone,
+      FILES_BUCKET: props.filesBucket.bucketName,
     };
     const functions = new Map<Step, ApiFunction>();
     for (const [step, spec] of Object.entries(STEPS) as [Step, (typeof STEPS)[Step]][]) {
@@ -139,6 +142,14 @@ export class ImportDrop extends Construct {
       step.addToRolePolicy(
         new PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.bucket.bucketArn] }),
       );
+    // The names of the files records may hold (core/file-keys.ts), not the files themselves.
+    fn('CheckPart').addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [props.filesBucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': FILE_PREFIXES.map((prefix) => `${prefix}*`) } },
+      }),
+    );
     grantRecordWrite(fn('WritePart'), props.table);
 
     const stack = Stack.of(this);

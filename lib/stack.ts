@@ -94,6 +94,7 @@ export class ReadApiStack extends Stack {
       removalPolicy: removalPolicyFor(disposable),
       autoDeleteObjects: disposable,
       accessLogsBucket: this.data.accessLogsBucket,
+      filesBucket: this.data.bucket,
       logRetention: props.logRetention,
     });
     this.importDrop.monitor(this.monitoring.facade, this.stackName);

@@ -173,6 +173,8 @@ export interface LocalDropTarget {
   tableName: string;
   /** The local stack's zone, from its state: never the operator's environment. */
   displayTimeZone: string;
+  /** The local files bucket, whose keys records may name (warned of when missing). */
+  filesBucketName?: string;
   /** Where audit events go (the local stack's audit trail: local/audit-log.ts). */
   auditFile: string;
 }
@@ -230,6 +232,7 @@ export function localStepDeps(target: LocalDropTarget, partBytes?: number): Step
     }),
     tableName: target.tableName,
     displayTimeZone: target.displayTimeZone,
+    ...(target.filesBucketName === undefined ? {} : { filesBucket: target.filesBucketName }),
     audit,
     // Every part in flight is written by this one process: they share one import's groups.
     writeSlots: writeSlots(WRITE_CONCURRENCY),

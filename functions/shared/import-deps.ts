@@ -56,6 +56,7 @@ export function importDepsFromEnv(env: Env = process.env): StepDeps {
     }),
     tableName: required(env, 'TABLE_NAME'),
     displayTimeZone,
+    filesBucket: env.FILES_BUCKET || undefined,
     audit: stdoutImportAudit,
     partBytes: positiveFromEnv(env, 'IMPORT_PART_BYTES'),
     writeConcurrency: positiveFromEnv(env, 'IMPORT_WRITE_CONCURRENCY'),

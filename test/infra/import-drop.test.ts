@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import aslValidator from 'asl-validator';
 import { IMPORT_QUERIES } from '../../lib/audit';
 import { IMPORT_RETENTION } from '../../lib/retention';
+import { FILE_PREFIXES } from '../../core/file-keys';
 import { PROJECT_ROOT } from '../../lib/project-root';
 import { PREFIX } from '../../import/steps';
 import { resourcesOf, resourcesUnder, synthesize, type Json, type Synthesized } from './synth';
@@ -162,6 +163,36 @@ test('only the WritePart function may write records; no import function may touc
   }
   const writePart = s.stack.importDrop.functions.get('WritePart')!;
   expect(writers).toEqual([s.logicalId(writePart.role!)]);
+});
+
+test('only CheckPart may list the files bucket, under the file prefixes; no import function may read a file', () => {
+  const files = JSON.stringify({ 'Fn::GetAtt': [s.logicalId(s.stack.data.bucket), 'Arn'] });
+  const listers = resourcesOf(s.json, 'AWS::IAM::Role')
+    .filter(([roleId]) =>
+      statementsOf(s.json, roleId).some(
+        (st) => list(st.Action).includes('s3:ListBucket') && JSON.stringify(st.Resource) === files,
+      ),
+    )
+    .map(([roleId]) => roleId);
+  const checkPart = s.stack.importDrop.functions.get('CheckPart')!;
+  expect(listers).toEqual([s.logicalId(checkPart.role!)]);
+  // Whatever an import function may do to the files bucket: CheckPart's listing, nothing else.
+  const onFiles = [...s.stack.importDrop.functions.values()].flatMap((step) =>
+    statementsOf(s.json, s.logicalId(step.role!)).filter((st) =>
+      JSON.stringify(st.Resource).includes(files),
+    ),
+  );
+  expect(onFiles).toEqual([
+    {
+      Effect: 'Allow',
+      Action: 's3:ListBucket',
+      Resource: JSON.parse(files),
+      Condition: { StringLike: { 's3:prefix': FILE_PREFIXES.map((p) => `${p}*`) } },
+    },
+  ]);
+  expect(
+    s.json.Resources[s.logicalId(checkPart)]!.Properties!.Environment.Variables.FILES_BUCKET,
+  ).toEqual({ Ref: s.logicalId(s.stack.data.bucket) });
 });
 
 test('failed, timed-out and aborted imports alarm on the stage topic; the dashboard counts records written', () => {

@@ -11,6 +11,7 @@ import { PROJECT_ROOT } from '../../lib/project-root';
 import { incomingKey, putIntoDrop } from '../../import/drop';
 import type { ImportReport } from '../../import/steps';
 import { localStepDeps, runWorkflow } from '../../local/import-runner';
+import { DEMO_OBJECT_KEYS } from '../../local/s3';
 import { customer, line, transaction } from '../fixtures';
 import { startTestDrop } from '../support/drop';
 import { startReaders, type Entity } from '../support/readers';
@@ -86,6 +87,31 @@ test('a valid file is imported: every record reads back exactly, the report and 
       ['transaction', '12', 'put', 2],
     ].sort(),
   );
+}, 60_000);
+
+test('a record naming a file the files bucket lacks is imported; the report warns with its line and key', async () => {
+  const [present] = DEMO_OBJECT_KEYS; // put by the local S3 at start
+  const missing = 'signatures/not put yet ü+1.png';
+  const report = await drop.drop(
+    file([
+      line('transaction', txn(21, { signature: present })),
+      line('customer', cust(21, { id_photo: 'id-photos/never-put.png' })),
+      line('transaction', txn(22, { signature: missing, attachment: missing })),
+    ]),
+    { checkFiles: true, partBytes: 1 }, // one line a part: warnings merged across parts
+  );
+  expect(report).toMatchObject({
+    outcome: 'imported',
+    counts: { records: 3 },
+    problemCount: 0,
+    warningCount: 3,
+  });
+  expect(report.warnings).toEqual([
+    `line 2: id_photo: "id-photos/never-put.png" is not in the files bucket: its link answers 404 until the file is put there`,
+    `line 3: signature: ${JSON.stringify(missing)} is not in the files bucket: its link answers 404 until the file is put there`,
+    `line 3: attachment: ${JSON.stringify(missing)} is not in the files bucket: its link answers 404 until the file is put there`,
+  ]);
+  for (const id of [21, 22]) expect(await status('transaction', id)).toBe(200);
 }, 60_000);
 
 test('bad lines anywhere (first, last, not JSON, not UTF-8, the same id in two parts): nothing written, every problem with its line', async () => {

@@ -304,6 +304,8 @@ test("the stage's progress: parts written and their records (and deletes), whole
       endedAt: new Date().toISOString(),
       counts: counts(0, 0),
       problems: [],
+      warnings: [],
+      warningCount: 0,
       problemCount: 0,
     };
     await put(reportKey(report.importId), report);
@@ -526,6 +528,8 @@ describe('the command (bin/import.ts) against a deployed stack', () => {
         endedAt: new Date().toISOString(),
         counts: { records: 120, transactions: 100, customers: 20, deletes: 3, notFound: 1 },
         problems: [],
+        warnings: [],
+        warningCount: 0,
         problemCount: 0,
         error: 'part 1 was not written',
         parts: { total: 4, written: [0, 2] },

@@ -42,12 +42,17 @@ export async function startTestDrop() {
     target,
     auditFile,
     fileOf,
+    /** `checkFiles`: warn of file keys the local files bucket lacks, as `npm run import` does. */
     drop: (
       content: string | Buffer,
-      options: LocalDropOptions & { displayTimeZone?: string } = {},
+      options: LocalDropOptions & { displayTimeZone?: string; checkFiles?: boolean } = {},
     ) =>
       dropFile(
-        { ...target, displayTimeZone: options.displayTimeZone ?? 'UTC' },
+        {
+          ...target,
+          displayTimeZone: options.displayTimeZone ?? 'UTC',
+          ...(options.checkFiles ? { filesBucketName: s3.bucketName } : {}),
+        },
         fileOf(content),
         options,
       ),
