@@ -58,8 +58,9 @@ export async function appFromCommandLine(
   props: AppProps = {},
   cloudFormation: CloudFormationClientConfig = {},
 ): Promise<{ app: App; stack: ReadApiStack }> {
-  // The context given alone, to name the stack whose settings to read.
-  const { node } = new App(props);
+  // The context given alone, to name the stack whose settings to read (never synthesized: under
+  // the CLI an App synthesizes itself at exit, and an empty one would replace the real one's).
+  const { node } = new App({ ...props, autoSynth: false });
   const read = node.tryGetContext(READ_DEPLOYED_SETTINGS) as unknown;
   const lookup =
     read === undefined || flag(read, READ_DEPLOYED_SETTINGS)
