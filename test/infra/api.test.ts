@@ -92,13 +92,14 @@ test('CORS is off by default', () => {
   ).not.toContainEqual(expect.stringMatching(/^OPTIONS /));
 });
 
-test('the stack outputs ApiUrl, UserPoolId, UserPoolClientId, TableName, BucketName, ImportBucketName, ImportStateMachineArn and AlarmTopicArn', () => {
+test('the stack outputs ApiUrl, UserPoolId, UserPoolClientId, TableName, BucketName, ImportBucketName, ImportStateMachineArn, AlarmTopicArn and DeployedSettings', () => {
   const outputs = s.json.Outputs ?? {};
   expect(Object.keys(outputs).sort()).toEqual(
     [
       'AlarmTopicArn',
       'ApiUrl',
       'BucketName',
+      'DeployedSettings',
       'ImportBucketName',
       'ImportStateMachineArn',
       'TableName',

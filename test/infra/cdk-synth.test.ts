@@ -71,6 +71,7 @@ test('`npx cdk synth` succeeds offline without AWS credentials and emits the sta
       'AlarmTopicArn',
       'ApiUrl',
       'BucketName',
+      'DeployedSettings',
       'ImportBucketName',
       'ImportStateMachineArn',
       'TableName',
