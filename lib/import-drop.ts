@@ -29,7 +29,8 @@ import { ApiFunction } from './api-function';
 import { FILE_PREFIXES, PRIVATE_BUCKET } from './data';
 import { importWorkflowDefinition, type ImportWorkflowResources } from './import-workflow';
 import { THRESHOLDS } from './monitoring';
-import { AUDIT_RETENTION, IMPORT_RETENTION, INCOMPLETE_UPLOAD_DAYS } from './retention';
+import { IMPORT_RETENTION, INCOMPLETE_UPLOAD_DAYS } from '../core/retention';
+import { AUDIT_RETENTION } from './retention';
 
 /**
  * Per step: memory (MB; CPU grows with it: 1,769 MB is one vCPU). A part is 8 MB by default.

@@ -1,40 +1,7 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { AUDIT_RETENTION_DAYS } from '../core/retention';
 
-/**
- * How long each store of a stage keeps what it holds: one place for every figure, which
- * docs/security.md's table of stores repeats (test/infra/docs-figures.test.ts holds them equal).
- */
-
-/**
- * Who read or changed which record, and who fetched which file: five years (SPEC 8). The log
- * groups (audit events, API access log, the workflow's events), the S3 server access logs and
- * the import reports all keep this long.
- */
+/** The log groups' retention: the audit trail's (core/retention.ts), as CloudWatch Logs names it. */
 export const AUDIT_RETENTION = RetentionDays.FIVE_YEARS;
-export const AUDIT_RETENTION_DAYS: number = AUDIT_RETENTION;
-
-/**
- * The import drop. An uploaded file and the work files made from it are copies of customers'
- * personal data (identity documents among them) that the table already holds once imported:
- * 30 days leaves time to look into a rejected or failed import, and no longer. Reports hold no
- * field of a record beyond file keys (counts, line numbers, reasons): kept as the audit trail.
- */
-export const IMPORT_RETENTION = {
-  filesDays: 30,
-  reportsDays: AUDIT_RETENTION_DAYS,
-  /** Earlier versions of a key (an upload replaced by another), gone sooner. */
-  noncurrentDays: 7,
-} as const;
-
-/**
- * The files bucket (signatures, attachments, ID photos). Current objects stay as long as records
- * name them. A replaced or deleted object's earlier version stays 35 days, as long as the table's
- * point-in-time recovery reaches back: a table restored to any instant it allows still finds the
- * files its records named then. After that the version, and then its delete marker, are gone.
- */
-export const FILES_RETENTION = {
-  noncurrentDays: 35,
-} as const;
-
-/** An upload in parts that never completed (a killed command): its parts are billed until then. */
-export const INCOMPLETE_UPLOAD_DAYS = 1;
+if ((AUDIT_RETENTION as number) !== AUDIT_RETENTION_DAYS)
+  throw new Error('RetentionDays.FIVE_YEARS is not AUDIT_RETENTION_DAYS');

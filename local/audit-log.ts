@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import type { AuditEvent } from '../functions/shared/audit';
 import { isImportAuditEvent, type ImportAuditEvent } from '../import/audit';
 import { parseCanonicalId } from '../core/ids';
+import { AUDIT_RETENTION_DAYS } from '../core/retention';
 
 export type AuditQuery =
   | { by: 'customer' | 'transaction'; id: string }
@@ -53,12 +54,8 @@ export function recordIdOf(raw: string): string | undefined {
 
 // --- writing -------------------------------------------------------------------------------------
 
-/**
- * Days a day file is kept locally: the stage keeps audit events as long (lib/retention.ts
- * AUDIT_RETENTION_DAYS, five years; a test holds the two equal). Not imported from there: it
- * would load aws-cdk-lib into the local stack's writers and `npm run audit`.
- */
-export const LOCAL_AUDIT_RETENTION_DAYS = 1827;
+/** Days a day file is kept locally: as long as the stage keeps audit events. */
+export const LOCAL_AUDIT_RETENTION_DAYS = AUDIT_RETENTION_DAYS;
 
 const DAY_MS = 86_400_000;
 const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.jsonl$/;

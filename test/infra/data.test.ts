@@ -1,6 +1,10 @@
 /** The table and the buckets: the only copy of the business's records and files. */
 import { PARTITION_KEY, SORT_KEY } from '../../core/layout';
-import { AUDIT_RETENTION_DAYS, FILES_RETENTION, INCOMPLETE_UPLOAD_DAYS } from '../../lib/retention';
+import {
+  AUDIT_RETENTION_DAYS,
+  FILES_RETENTION,
+  INCOMPLETE_UPLOAD_DAYS,
+} from '../../core/retention';
 import {
   onlyResource,
   resourcesOf,

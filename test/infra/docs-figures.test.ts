@@ -16,7 +16,7 @@ import { DEFAULT_THROTTLE } from '../../lib/api';
 import { ApiFunction } from '../../lib/api-function';
 import { TOP_READERS } from '../../lib/audit';
 import { REFRESH_TOKEN_VALIDITY, TOKEN_VALIDITY } from '../../lib/identity';
-import { IMPORT_RETENTION } from '../../lib/retention';
+import { IMPORT_RETENTION } from '../../core/retention';
 import { TABLE_OPERATIONS, THRESHOLDS } from '../../lib/monitoring';
 import { PROJECT_ROOT } from '../../lib/project-root';
 import { IMPORT_CONCURRENCY, TABLE_WARM_READS, TABLE_WARM_WRITES } from '../../lib/settings';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import aslValidator from 'asl-validator';
 import { IMPORT_QUERIES } from '../../lib/audit';
-import { IMPORT_RETENTION } from '../../lib/retention';
+import { IMPORT_RETENTION } from '../../core/retention';
 import { FILE_PREFIXES } from '../../core/file-keys';
 import { PROJECT_ROOT } from '../../lib/project-root';
 import { PREFIX } from '../../import/steps';

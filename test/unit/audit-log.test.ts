@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AUDIT_RETENTION_DAYS } from '../../lib/retention';
+import { AUDIT_RETENTION_DAYS } from '../../core/retention';
 import {
   LOCAL_AUDIT_RETENTION_DAYS,
   appendAuditEvents,
