@@ -142,7 +142,9 @@ export interface StepDeps {
 
 export const PREFIX = { incoming: 'incoming/', reports: 'reports/', work: 'work/' } as const;
 export const reportKey = (importId: string) => `${PREFIX.reports}${importId}.json`;
-const workKey = (importId: string, name: string) => `${PREFIX.work}${importId}/${name}`;
+/** Everything the steps keep of one import while it runs. */
+export const workFolder = (importId: string) => `${PREFIX.work}${importId}/`;
+const workKey = (importId: string, name: string) => `${workFolder(importId)}${name}`;
 export const manifestKey = (importId: string) => workKey(importId, 'manifest.json');
 const checkedKey = (importId: string, index: number) => workKey(importId, `checked/${index}.json`);
 const recordsKey = (importId: string, index: number) => workKey(importId, `records/${index}.jsonl`);

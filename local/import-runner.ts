@@ -26,6 +26,7 @@ import type { ImportAuditSink } from '../import/audit';
 import { createDocumentClient } from '../import/document-client';
 import { WRITE_CONCURRENCY, writeSlots } from '../import/importer';
 import { incomingKey, putIntoDrop, type Progress } from '../import/drop';
+import { expireImportObjects, removeWorkFiles } from './import-bucket-lifecycle';
 import type { Part } from '../import/parts';
 import {
   importIdOf,
@@ -363,6 +364,7 @@ export async function dropFile(
 ): Promise<ImportReport> {
   const deps = localStepDeps(target, options.partBytes);
   try {
+    await expireImportObjects(deps.s3, target.importBucketName);
     const input = await putIntoDrop(
       deps.s3,
       target.importBucketName,
@@ -379,7 +381,9 @@ export async function dropFile(
           }),
       },
     );
-    return await runWorkflow(deps, input, options);
+    const report = await runWorkflow(deps, input, options);
+    await removeWorkFiles(deps.s3, target.importBucketName, report.importId);
+    return report;
   } finally {
     deps.s3.destroy();
     deps.client.destroy();

@@ -4,12 +4,15 @@
  * the report, the table read back through the real GET handlers, the audit events.
  */
 import { spawnSync } from 'node:child_process';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { dirname } from 'node:path';
 import { parseExactJson, stringifyExactJson } from '../../core/json';
 import { PROJECT_ROOT } from '../../lib/project-root';
 import { incomingKey, putIntoDrop } from '../../import/drop';
-import type { ImportReport } from '../../import/steps';
+import { PREFIX, reportKey, workFolder, type ImportReport } from '../../import/steps';
+import { IMPORT_RETENTION } from '../../core/retention';
+import { expireImportObjects } from '../../local/import-bucket-lifecycle';
+import { s3Client } from '../../local/s3-client';
 import { localStepDeps, runWorkflow } from '../../local/import-runner';
 import { DEMO_OBJECT_KEYS } from '../../local/s3';
 import { customer, line, transaction } from '../fixtures';
@@ -94,9 +97,9 @@ test('a record naming a file the files bucket lacks is imported; the report warn
   const missing = 'signatures/not put yet ü+1.png';
   const report = await drop.drop(
     file([
-      line('transaction', txn(21, { signature: present })),
-      line('customer', cust(21, { id_photo: 'id-photos/never-put.png' })),
-      line('transaction', txn(22, { signature: missing, attachment: missing })),
+      line('transaction', txn(921, { signature: present })),
+      line('customer', cust(921, { id_photo: 'id-photos/never-put.png' })),
+      line('transaction', txn(922, { signature: missing, attachment: missing })),
     ]),
     { checkFiles: true, partBytes: 1 }, // one line a part: warnings merged across parts
   );
@@ -111,7 +114,34 @@ test('a record naming a file the files bucket lacks is imported; the report warn
     `line 3: signature: ${JSON.stringify(missing)} is not in the files bucket: its link answers 404 until the file is put there`,
     `line 3: attachment: ${JSON.stringify(missing)} is not in the files bucket: its link answers 404 until the file is put there`,
   ]);
-  for (const id of [21, 22]) expect(await status('transaction', id)).toBe(200);
+  for (const id of [921, 922]) expect(await status('transaction', id)).toBe(200);
+}, 60_000);
+
+test("the local import bucket keeps the stage's lifecycle: work files go with their import, uploads after 30 days", async () => {
+  const s3 = s3Client(drop.s3.endpoint);
+  const keys = async (prefix: string) =>
+    (
+      await s3.send(new ListObjectsV2Command({ Bucket: drop.s3.importBucketName, Prefix: prefix }))
+    ).Contents?.map((o) => o.Key!) ?? [];
+  try {
+    const report = await drop.drop(
+      file([line('transaction', txn(931)), line('customer', cust(931))]),
+      {
+        partBytes: 1,
+      },
+    );
+    expect(report.outcome).toBe('imported');
+    expect(await keys(workFolder(report.importId))).toEqual([]);
+    expect(await keys(report.key)).toEqual([report.key]);
+    expect(await keys(reportKey(report.importId))).toEqual([reportKey(report.importId)]);
+    // A day past the uploads' retention: the upload goes, its report (kept 1,827 days) stays.
+    const later = Date.now() + (IMPORT_RETENTION.filesDays + 1) * 86_400_000;
+    await expireImportObjects(s3, drop.s3.importBucketName, later);
+    expect(await keys(PREFIX.incoming)).toEqual([]);
+    expect(await keys(reportKey(report.importId))).toEqual([reportKey(report.importId)]);
+  } finally {
+    s3.destroy();
+  }
 }, 60_000);
 
 test('bad lines anywhere (first, last, not JSON, not UTF-8, the same id in two parts): nothing written, every problem with its line', async () => {

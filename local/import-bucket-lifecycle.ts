@@ -1,0 +1,67 @@
+/**
+ * The stage's lifecycle of the import bucket (lib/import-drop.ts, core/retention.ts), kept by
+ * the local drop itself: the local S3 has no lifecycle rules. Without it, every local import
+ * left its upload and its work files for good (a 163 MB file left 785 MB).
+ * - Work files go as soon as their import has its report: nothing reads them after it, and they
+ *   are copies of the file's records.
+ * - Uploads go after IMPORT_RETENTION.filesDays, reports after reportsDays, as in a stage: swept
+ *   at each local import.
+ */
+import { DeleteObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { IMPORT_RETENTION } from '../core/retention';
+import { PREFIX, workFolder } from '../import/steps';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * One at a time: the local S3 removes an object's emptied folders as it deletes it, and two
+ * deletes in one folder at once race (InternalError). A few hundred keys an import: well under 1 s.
+ */
+async function deleteKeys(s3: S3Client, bucket: string, keys: readonly string[]): Promise<void> {
+  for (const key of keys) await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+}
+
+/** The keys under `prefix` last modified before `before` (every key when `before` is omitted). */
+async function keysBefore(
+  s3: S3Client,
+  bucket: string,
+  prefix: string,
+  before = Infinity,
+): Promise<string[]> {
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await s3.send(
+      new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+    );
+    for (const { Key, LastModified } of page.Contents ?? [])
+      if (Key !== undefined && (LastModified?.getTime() ?? 0) < before) keys.push(Key);
+    token = page.NextContinuationToken;
+  } while (token);
+  return keys;
+}
+
+/** An ended import's work files. */
+export async function removeWorkFiles(
+  s3: S3Client,
+  bucket: string,
+  importId: string,
+): Promise<void> {
+  await deleteKeys(s3, bucket, await keysBefore(s3, bucket, workFolder(importId)));
+}
+
+/** Uploads, work files and reports past the stage's retention at `now`. */
+export async function expireImportObjects(
+  s3: S3Client,
+  bucket: string,
+  now = Date.now(),
+): Promise<void> {
+  const files = now - IMPORT_RETENTION.filesDays * DAY_MS;
+  const reports = now - IMPORT_RETENTION.reportsDays * DAY_MS;
+  const expired = await Promise.all([
+    keysBefore(s3, bucket, PREFIX.incoming, files),
+    keysBefore(s3, bucket, PREFIX.work, files),
+    keysBefore(s3, bucket, PREFIX.reports, reports),
+  ]);
+  await deleteKeys(s3, bucket, expired.flat());
+}
