@@ -95,8 +95,19 @@ function printReport(
   return report.outcome === 'imported' ? 0 : 1;
 }
 
-/** Files the records name that the files bucket lacks: imported all the same. */
+/**
+ * Files the records name that the files bucket lacks (imported all the same), and files that
+ * replaced or deleted records no longer name (the import never deletes a file).
+ */
 function printWarnings(report: ImportReport): void {
+  const left = report.filesLeftCount ?? 0;
+  for (const line of report.filesLeft ?? []) console.error(`note: ${line}`);
+  if (left > 0)
+    console.error(
+      `${left} file${left === 1 ? '' : 's'} no longer named by ${left === 1 ? 'its record' : 'their records'}` +
+        `${left > report.filesLeft.length ? ` (the first ${report.filesLeft.length} listed)` : ''}: ` +
+        'remove each from the files bucket unless another record names it (docs/security.md)',
+    );
   const n = report.warningCount ?? 0;
   if (n === 0) return;
   for (const warning of report.warnings) console.error(`warning: ${warning}`);

@@ -17,7 +17,15 @@ import {
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createTimeCodec } from '../core/times';
 import { importAuditEvent, type ImportAuditSink, type Uploader } from './audit';
-import { count, emptySummary, writeRecords, type ImportSummary, type WriteSlots } from './importer';
+import {
+  count,
+  emptySummary,
+  problemText,
+  writeRecords,
+  type ImportSummary,
+  type Parsed,
+  type WriteSlots,
+} from './importer';
 import { fileRefsOf, missingFiles, type FileRef } from './file-check';
 import { linesOf, MAX_LINE_BYTES } from './lines';
 import {
@@ -29,6 +37,7 @@ import {
   storedRecords,
   storedRecordsWriter,
   type CheckedPart,
+  type LineProblem,
   type Part,
   type Verdict,
 } from './parts';
@@ -66,6 +75,13 @@ export interface ImportReport {
    */
   warnings: string[];
   warningCount: number;
+  /**
+   * Files the replaced or deleted records named and no longer do, for the operator to remove
+   * (docs/security.md): the import never deletes a file, which another record may name. The
+   * first 1,000 of the parts written whole; `filesLeftCount` is their exact count.
+   */
+  filesLeft: string[];
+  filesLeftCount: number;
   /** A failed import: what stopped it (never record data: see the Report step). */
   error?: string;
   /**
@@ -412,6 +428,11 @@ export async function verify(deps: StepDeps, input: VerifyInput): Promise<Verify
 }
 
 export type PartCounts = ImportSummary & { index: number };
+/**
+ * A part written whole, as work/<id>/written/<i>.json keeps it: its counts, and the files its
+ * records named before this import and no longer do (the first MAX_LISTED_PROBLEMS; the count).
+ */
+type WrittenPart = PartCounts & { filesLeft?: LineProblem[]; filesLeftCount?: number };
 
 /** The records CheckPart kept of a part. */
 async function checkedRecords(s3: S3Client, { bucket, importId, part }: PartInput) {
@@ -470,8 +491,8 @@ export async function writePart(
 ): Promise<PartCounts> {
   const { part, importId, bucket } = input;
   const index = part.index;
-  const done = await readJson<PartCounts>(deps.s3, bucket, writtenKey(importId, index));
-  if (done) return done;
+  const done = await readJson<WrittenPart>(deps.s3, bucket, writtenKey(importId, index));
+  if (done) return countsOf(done);
   if (await exists(deps.s3, bucket, cancelKey(importId)))
     throw new ImportStopped(`part ${index} was not written: its import had already failed`);
   // What an earlier attempt wrote stays written: the counts never go below it.
@@ -510,6 +531,7 @@ export async function writePart(
   }, WRITE_SAVE_MS);
   let failure: unknown;
   let summary: ImportSummary | undefined;
+  const filesLeft: LineProblem[] = [];
   try {
     summary = await writeRecords(await checkedRecords(deps.s3, input), {
       client: deps.client,
@@ -518,7 +540,11 @@ export async function writePart(
       slots: deps.writeSlots,
       signal: stop.signal,
       onWritten: (group) => {
-        for (const { write, written } of group) count(counts, write, written);
+        for (const { write, written } of group) {
+          count(counts, write, written);
+          for (const [field, key] of written.filesLeft)
+            filesLeft.push([write.lineNo, fileLeftText(write, field, key)]);
+        }
         deps.onRecordsWritten?.(group.length);
         deps.audit(
           ...group.map(({ write }) =>
@@ -546,10 +572,30 @@ export async function writePart(
     await save(true).catch(() => {});
     throw failure;
   }
-  const result = { index, ...summary };
-  await writeJson(deps.s3, bucket, writtenKey(importId, index), result);
+  const result: PartCounts = { index, ...summary };
+  filesLeft.sort((a, b) => a[0] - b[0]);
+  const kept: WrittenPart = {
+    ...result,
+    filesLeft: filesLeft.slice(0, MAX_LISTED_PROBLEMS),
+    filesLeftCount: filesLeft.length,
+  };
+  await writeJson(deps.s3, bucket, writtenKey(importId, index), kept);
+  // The counts alone: the Map's results stay small whatever the records named.
   return result;
 }
+
+/** A part's counts, without what else its written/ file keeps. */
+const countsOf = ({ filesLeft: _files, filesLeftCount: _count, ...counts }: WrittenPart) =>
+  counts as PartCounts;
+
+/** A file a record named before this import and no longer names, for the report. */
+const fileLeftText = (write: Parsed, field: string, key: string) =>
+  problemText(
+    write.lineNo,
+    field,
+    `${JSON.stringify(key)} is no longer named by ${write.entity.name} ${write.id} ` +
+      `(${write.kind === 'delete' ? 'deleted' : 'replaced'}): remove it from the files bucket unless another record names it`,
+  );
 
 export interface ReportInput {
   /** Missing when Plan failed: then it is made from the key and version, as Plan makes it. */
@@ -599,18 +645,23 @@ async function tally(
   bucket: string,
   importId: string,
   stopped: boolean,
-): Promise<{ counts: ImportSummary; written: number[] }> {
+): Promise<{
+  counts: ImportSummary;
+  written: number[];
+  filesLeft: string[];
+  filesLeftCount: number;
+}> {
   const indexOf = (key: string) => Number(key.slice(key.lastIndexOf('/') + 1, -'.json'.length));
   const read = pLimit(TALLY_READS);
   const readAll = <T>(keys: string[]) =>
     Promise.all(keys.map((key) => read(() => readJson<T>(deps.s3, bucket, key))));
-  const written = new Map<number, ImportSummary>();
+  const written = new Map<number, WrittenPart>();
   const partial: ImportSummary[] = [];
-  const note = (found: (PartCounts | undefined)[]) => {
+  const note = (found: (WrittenPart | undefined)[]) => {
     for (const c of found) if (c) written.set(c.index, c);
   };
   note(
-    await readAll<PartCounts>(await keysUnder(deps.s3, bucket, workPrefix(importId, 'written'))),
+    await readAll<WrittenPart>(await keysUnder(deps.s3, bucket, workPrefix(importId, 'written'))),
   );
   if (stopped) {
     const deadline = Date.now() + CANCEL_GRACE_MS;
@@ -619,7 +670,7 @@ async function tally(
       .filter((index) => !written.has(index));
     for (;;) {
       // A part may have ended whole since it was last looked at: its written/ counts are whole.
-      note(await readAll<PartCounts>(pending.map((index) => writtenKey(importId, index))));
+      note(await readAll<WrittenPart>(pending.map((index) => writtenKey(importId, index))));
       pending = pending.filter((index) => !written.has(index));
       const found = await readAll<WritingCounts>(pending.map((i) => writingKey(importId, i)));
       const over = Date.now() >= deadline;
@@ -632,7 +683,17 @@ async function tally(
   const counts = emptySummary();
   for (const part of [...written.values(), ...partial])
     for (const name of Object.keys(counts) as (keyof ImportSummary)[]) counts[name] += part[name];
-  return { counts, written: [...written.keys()].sort((a, b) => a - b) };
+  const indexes = [...written.keys()].sort((a, b) => a - b);
+  // In file order: the parts in order, each part's in line order.
+  const filesLeft: string[] = [];
+  let filesLeftCount = 0;
+  for (const index of indexes) {
+    const part = written.get(index)!;
+    filesLeftCount += part.filesLeftCount ?? 0;
+    for (const [, text] of part.filesLeft ?? [])
+      if (filesLeft.length < MAX_LISTED_PROBLEMS) filesLeft.push(text);
+  }
+  return { counts, written: indexes, filesLeft, filesLeftCount };
 }
 
 /**
@@ -649,6 +710,10 @@ export async function report(deps: StepDeps, input: ReportInput): Promise<Report
   let outcome = input.outcome;
   let error = outcome === 'failed' ? failure(input.error) : undefined;
   let parts: ImportReport['parts'];
+  let filesLeft: Pick<ImportReport, 'filesLeft' | 'filesLeftCount'> = {
+    filesLeft: [],
+    filesLeftCount: 0,
+  };
   const planned = plan?.parts !== undefined && plan.alreadyImported === undefined;
   // Verify's findings: a rejected file's problems, a valid one's warnings (none before Verify).
   const verdict =
@@ -660,6 +725,7 @@ export async function report(deps: StepDeps, input: ReportInput): Promise<Report
     const found = await tally(deps, bucket, importId, outcome === 'failed');
     counts = found.counts;
     parts = { total: plan.parts, written: found.written };
+    filesLeft = { filesLeft: found.filesLeft, filesLeftCount: found.filesLeftCount };
     const missing = found.written.length < plan.parts;
     if (outcome === 'imported' && missing) {
       outcome = 'failed';
@@ -681,6 +747,7 @@ export async function report(deps: StepDeps, input: ReportInput): Promise<Report
     problemCount: verdict?.problemCount ?? 0,
     warnings: verdict?.warnings ?? [],
     warningCount: verdict?.warningCount ?? 0,
+    ...filesLeft,
     ...(error === undefined ? {} : { error }),
     ...(parts === undefined ? {} : { parts }),
   };

@@ -40,9 +40,26 @@ export interface WriterOptions {
   now?: () => number;
 }
 
-/** What a write found: whether the record was there before (a deletion of nothing is counted). */
+/**
+ * What a write found: whether the record was there before (a deletion of nothing is counted), and
+ * the file keys its previous version named that this one does not (a deletion: all of them), with
+ * their fields: files the import leaves for the operator to remove (docs/security.md).
+ */
 export interface Written {
   existed: boolean;
+  filesLeft: [field: string, key: string][];
+}
+
+/** The files `old` (the head replaced) named that `write` no longer names. */
+function filesLeft(write: Write, old: Item | undefined): Written['filesLeft'] {
+  if (old === undefined || old[DELETED] === true) return [];
+  const kept = new Set(
+    write.kind === 'put' ? write.entity.fileFields.map((field) => write.record[field]) : [],
+  );
+  return write.entity.fileFields.flatMap((field) => {
+    const key = old[field];
+    return typeof key === 'string' && !kept.has(key) ? [[field, key] as [string, string]] : [];
+  });
 }
 
 const MAX_ATTEMPTS = 10;
@@ -113,7 +130,7 @@ async function flip(
   client: DynamoDBDocumentClient,
   tableName: string,
   { head, version }: Plan,
-): Promise<{ ok: true; existed: boolean } | { ok: false; stored: string }> {
+): Promise<{ ok: true; old: Item | undefined } | { ok: false; stored: string }> {
   try {
     const result = await withRetries(() =>
       client.send(
@@ -128,8 +145,7 @@ async function flip(
         }),
       ),
     );
-    const old = result.Attributes;
-    return { ok: true, existed: old !== undefined && old[DELETED] !== true };
+    return { ok: true, old: result.Attributes };
   } catch (error) {
     if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
     const stored = (error as { Item?: Record<string, { S?: string }> }).Item?.[VERSION]?.S;
@@ -189,7 +205,10 @@ export async function writeGroup(options: WriterOptions, group: Write[]): Promis
     results.forEach((result, i) => {
       const p = plans[i]!;
       if (result.ok) {
-        written[group.indexOf(p.write)] = { existed: result.existed };
+        written[group.indexOf(p.write)] = {
+          existed: result.old !== undefined && result.old[DELETED] !== true,
+          filesLeft: filesLeft(p.write, result.old),
+        };
         made.push(p);
       } else lost.push(plan(p.write, newVersion(now(), result.stored)));
     });

@@ -117,6 +117,39 @@ test('a record naming a file the files bucket lacks is imported; the report warn
   for (const id of [921, 922]) expect(await status('transaction', id)).toBe(200);
 }, 60_000);
 
+test('the report lists the files that replaced and deleted records no longer name; none is deleted', async () => {
+  const [signature, idPhoto] = DEMO_OBJECT_KEYS;
+  const first = await drop.drop(
+    file([
+      line('transaction', txn(941, { signature, attachment: 'attachments/941.pdf' })),
+      line('customer', cust(941, { id_photo: idPhoto })),
+    ]),
+  );
+  expect(first).toMatchObject({ outcome: 'imported', filesLeft: [], filesLeftCount: 0 });
+  // The signature is kept, the attachment replaced; the customer deleted.
+  const second = await drop.drop(
+    file([
+      line('transaction', txn(941, { signature, attachment: 'attachments/941-v2.pdf' })),
+      JSON.stringify({ delete: { customer: 941 } }),
+    ]),
+  );
+  expect(second).toMatchObject({ outcome: 'imported', filesLeftCount: 2 });
+  expect(second.filesLeft).toEqual([
+    'line 1: attachment: "attachments/941.pdf" is no longer named by transaction 941 (replaced): remove it from the files bucket unless another record names it',
+    `line 2: id_photo: ${JSON.stringify(idPhoto)} is no longer named by customer 941 (deleted): remove it from the files bucket unless another record names it`,
+  ]);
+  // Left for the operator: the demo records still name the same photo.
+  const s3 = s3Client(drop.s3.endpoint);
+  try {
+    const listed = await s3.send(
+      new ListObjectsV2Command({ Bucket: drop.s3.bucketName, Prefix: idPhoto }),
+    );
+    expect(listed.Contents?.map((o) => o.Key)).toEqual([idPhoto]);
+  } finally {
+    s3.destroy();
+  }
+}, 60_000);
+
 test("the local import bucket keeps the stage's lifecycle: work files go with their import, uploads after 30 days", async () => {
   const s3 = s3Client(drop.s3.endpoint);
   const keys = async (prefix: string) =>

@@ -306,6 +306,8 @@ test("the stage's progress: parts written and their records (and deletes), whole
       problems: [],
       warnings: [],
       warningCount: 0,
+      filesLeft: [],
+      filesLeftCount: 0,
       problemCount: 0,
     };
     await put(reportKey(report.importId), report);
@@ -530,6 +532,8 @@ describe('the command (bin/import.ts) against a deployed stack', () => {
         problems: [],
         warnings: [],
         warningCount: 0,
+        filesLeft: [],
+        filesLeftCount: 0,
         problemCount: 0,
         error: 'part 1 was not written',
         parts: { total: 4, written: [0, 2] },
