@@ -16,7 +16,14 @@ import { DEFAULT_THROTTLE } from '../../lib/api';
 import { ApiFunction } from '../../lib/api-function';
 import { TOP_READERS } from '../../lib/audit';
 import { REFRESH_TOKEN_VALIDITY, TOKEN_VALIDITY } from '../../lib/identity';
-import { IMPORT_RETENTION } from '../../core/retention';
+import {
+  AUDIT_RETENTION_DAYS,
+  FILES_RETENTION,
+  IMPORT_RETENTION,
+  INCOMPLETE_UPLOAD_DAYS,
+} from '../../core/retention';
+import { MAX_REFRESH_TOKENS_PER_USER } from '../../local/cognito-refresh-tokens';
+import { LOCAL_AUDIT_RETENTION_DAYS } from '../../local/audit-log';
 import { TABLE_OPERATIONS, THRESHOLDS } from '../../lib/monitoring';
 import { PROJECT_ROOT } from '../../lib/project-root';
 import { IMPORT_CONCURRENCY, TABLE_WARM_READS, TABLE_WARM_WRITES } from '../../lib/settings';
@@ -147,6 +154,25 @@ const STATEMENTS: [string, string][] = [
   [
     'docs/security.md',
     `are kept ${n(IMPORT_RETENTION.reportsDays)} days, as the audit trail they belong to`,
+  ],
+  // The table of stores: the files bucket's and the logs' bounds, the local Cognito's.
+  [
+    'docs/security.md',
+    `a replaced or deleted file's earlier version: **${FILES_RETENTION.noncurrentDays} days**, then its delete marker; an upload never completed: **${INCOMPLETE_UPLOAD_DAYS} day**`,
+  ],
+  [
+    'docs/security.md',
+    `the import bucket | **${n(AUDIT_RETENTION_DAYS)} days**, as the audit trail`,
+  ],
+  [
+    'docs/security.md',
+    `uploads and work files **${IMPORT_RETENTION.filesDays} days** (an earlier version ${IMPORT_RETENTION.noncurrentDays} days), reports **${n(IMPORT_RETENTION.reportsDays)} days**`,
+  ],
+  ['docs/security.md', `the newest ${MAX_REFRESH_TOKENS_PER_USER} refresh tokens per user`],
+  ['docs/security.md', `${n(LOCAL_AUDIT_RETENTION_DAYS)} days: older day files go`],
+  [
+    'docs/import.md',
+    `the files bucket then drops the deleted file for good after ${FILES_RETENTION.noncurrentDays} days`,
   ],
   // Stage throttle (lib/api.ts) and the functions (lib/api-function.ts).
   [

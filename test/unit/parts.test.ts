@@ -135,6 +135,9 @@ test('the verdict is the same however the file is cut: problems in file order, d
     ],
     problemCount: 4,
     records: 4,
+    // No files are looked up for a file with problems (CheckPart): none missing.
+    warnings: [],
+    warningCount: 0,
   });
 });
 
