@@ -56,6 +56,8 @@ export interface ImportDropProps {
   readonly accessLogsBucket: IBucket;
   /** The files records name: CheckPart lists their keys (never reads a file) to warn of missing ones. */
   readonly filesBucket: IBucket;
+  /** Settings `importFileCheck`: false leaves CheckPart without the files bucket. */
+  readonly checkFiles: boolean;
   readonly logRetention?: RetentionDays;
 }
 
@@ -103,7 +105,7 @@ export class ImportDrop extends Construct {
     const environment = {
       TABLE_NAME: props.table.tableName,
       DISPLAY_TIME_ZONE: props.displayTimeZone,
-      FILES_BUCKET: props.filesBucket.bucketName,
+      ...(props.checkFiles ? { FILES_BUCKET: props.filesBucket.bucketName } : {}),
     };
     const functions = new Map<Step, ApiFunction>();
     for (const [step, spec] of Object.entries(STEPS) as [Step, (typeof STEPS)[Step]][]) {
@@ -144,13 +146,14 @@ export class ImportDrop extends Construct {
         new PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.bucket.bucketArn] }),
       );
     // The names of the files records may hold (core/file-keys.ts), not the files themselves.
-    fn('CheckPart').addToRolePolicy(
-      new PolicyStatement({
-        actions: ['s3:ListBucket'],
-        resources: [props.filesBucket.bucketArn],
-        conditions: { StringLike: { 's3:prefix': FILE_PREFIXES.map((prefix) => `${prefix}*`) } },
-      }),
-    );
+    if (props.checkFiles)
+      fn('CheckPart').addToRolePolicy(
+        new PolicyStatement({
+          actions: ['s3:ListBucket'],
+          resources: [props.filesBucket.bucketArn],
+          conditions: { StringLike: { 's3:prefix': FILE_PREFIXES.map((prefix) => `${prefix}*`) } },
+        }),
+      );
     grantRecordWrite(fn('WritePart'), props.table);
 
     const stack = Stack.of(this);

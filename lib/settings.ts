@@ -45,6 +45,13 @@ export interface Settings {
    */
   readonly importConcurrency: number;
   /**
+   * Whether CheckPart looks up each file key the records name and the report warns of those the
+   * files bucket lacks (import/file-check.ts): one S3 listing a distinct key. On by default; a
+   * backfill of millions of keys may turn it off (docs/operations.md says what it costs).
+   * Context `importFileCheck`.
+   */
+  readonly importFileCheck: boolean;
+  /**
    * The table's warm write throughput (DynamoDB warm throughput, write units a second it serves
    * at once), for a backfill: undefined leaves what on-demand gives a new table. Context
    * `tableWarmWritesPerSecond`; TABLE_WARM_WRITES says the bounds and why.
@@ -129,6 +136,7 @@ export const DEFAULT_SETTINGS: Settings = {
   corsAllowOrigins: [],
   readBudgets: DEFAULT_READ_BUDGETS,
   importConcurrency: IMPORT_CONCURRENCY.default,
+  importFileCheck: true,
   threatProtection: defaultThreatProtection({ disposable: false }),
 };
 
@@ -170,6 +178,8 @@ export function validateSettings(settings: Settings): Settings {
     throw new SettingsError(
       `importConcurrency must be a whole number from 1 to ${IMPORT_CONCURRENCY.max}, got: ${String(concurrency)}`,
     );
+  if (typeof settings.importFileCheck !== 'boolean')
+    throw new SettingsError(`importFileCheck must be true or false`);
   warmSetting('tableWarmWritesPerSecond', TABLE_WARM_WRITES, settings.tableWarmWritesPerSecond);
   warmSetting('tableWarmReadsPerSecond', TABLE_WARM_READS, settings.tableWarmReadsPerSecond);
   if (!isThreatProtection(settings.threatProtection))
@@ -237,6 +247,11 @@ export function settingsFromContext(
     throw new SettingsError(
       `importConcurrency must be a whole number from 1 to ${IMPORT_CONCURRENCY.max}, got: ${JSON.stringify(concurrency)}`,
     );
+  const fileCheck = node.tryGetContext('importFileCheck') as unknown;
+  if (![undefined, true, false, 'true', 'false'].includes(fileCheck as never))
+    throw new SettingsError(
+      `importFileCheck must be true or false, got: ${JSON.stringify(fileCheck)}`,
+    );
   const threatProtection = node.tryGetContext('threatProtection') as unknown;
   const writes = warmSetting(
     'tableWarmWritesPerSecond',
@@ -256,6 +271,7 @@ export function settingsFromContext(
         ? defaultThreatProtection(stage)
         : (threatProtection as ThreatProtection),
     importConcurrency: concurrency === undefined ? IMPORT_CONCURRENCY.default : Number(concurrency),
+    importFileCheck: fileCheck === undefined || fileCheck === true || fileCheck === 'true',
     signatureUrlTtlSeconds:
       ttl === undefined ? DEFAULT_SETTINGS.signatureUrlTtlSeconds : Number(ttl),
     displayTimeZone: zone === undefined ? DEFAULT_SETTINGS.displayTimeZone : String(zone),
@@ -280,6 +296,7 @@ export function settingsToContext(
     [READ_BUDGET_CONTEXT.transactions]: settings.readBudgets.transactions,
     [READ_BUDGET_CONTEXT.windowSeconds]: settings.readBudgets.windowSeconds,
     importConcurrency: settings.importConcurrency,
+    importFileCheck: settings.importFileCheck,
     threatProtection: settings.threatProtection,
     ...(settings.tableWarmWritesPerSecond === undefined
       ? {}

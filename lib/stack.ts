@@ -91,6 +91,7 @@ export class ReadApiStack extends Stack {
       alarmTopic: this.monitoring.topic,
       displayTimeZone: settings.displayTimeZone,
       concurrency: settings.importConcurrency,
+      checkFiles: settings.importFileCheck,
       removalPolicy: removalPolicyFor(disposable),
       autoDeleteObjects: disposable,
       accessLogsBucket: this.data.accessLogsBucket,

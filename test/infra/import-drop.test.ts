@@ -17,7 +17,7 @@ let s: Synthesized;
 let few: Synthesized;
 beforeAll(() => {
   s = synthesize();
-  few = synthesize({ context: { importConcurrency: '3' } });
+  few = synthesize({ context: { importConcurrency: '3', importFileCheck: 'false' } });
 }, 120_000);
 afterAll(() => {
   s?.cleanup();
@@ -193,6 +193,16 @@ test('only CheckPart may list the files bucket, under the file prefixes; no impo
   expect(
     s.json.Resources[s.logicalId(checkPart)]!.Properties!.Environment.Variables.FILES_BUCKET,
   ).toEqual({ Ref: s.logicalId(s.stack.data.bucket) });
+  // -c importFileCheck=false (a backfill): no lookup, no listing right.
+  const off = few.stack.importDrop.functions.get('CheckPart')!;
+  expect(
+    few.json.Resources[few.logicalId(off)]!.Properties!.Environment.Variables.FILES_BUCKET,
+  ).toBeUndefined();
+  expect(
+    JSON.stringify(statementsOf(few.json, few.logicalId(off.role!))).includes(
+      JSON.stringify({ 'Fn::GetAtt': [few.logicalId(few.stack.data.bucket), 'Arn'] }),
+    ),
+  ).toBe(false);
 });
 
 test('failed, timed-out and aborted imports alarm on the stage topic; the dashboard counts records written', () => {

@@ -41,6 +41,7 @@ test('the documented defaults are in code, none in cdk.json: TTL 300 s, UTC, no 
     corsAllowOrigins: [],
     readBudgets: { customers: 60, transactions: 300, windowSeconds: 300 },
     importConcurrency: 10,
+    importFileCheck: true,
     threatProtection: 'enforced',
   });
 });
@@ -128,6 +129,7 @@ test.each([
   [{ readBudgetWindowSeconds: '3601' }, /readBudgetWindowSeconds/],
   [{ readBudgetWindowSeconds: 'five minutes' }, /readBudgetWindowSeconds/],
   [{ importConcurrency: '0' }, /importConcurrency/],
+  [{ importFileCheck: 'no' }, /importFileCheck must be true or false/],
   [{ importConcurrency: '2.5' }, /importConcurrency/],
   [{ importConcurrency: 1001 }, /importConcurrency must be a whole number from 1 to 1000/],
   [
