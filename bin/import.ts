@@ -86,6 +86,7 @@ function printReport(
     console.error(`The file has ${n} problem${n === 1 ? '' : 's'}${more}; nothing was written`);
   } else {
     console.error(`The import failed: ${report.error ?? 'see the report'}`);
+    printWarnings(report);
   }
   console.error(
     `Report: reports/${report.importId}.json (SHA-256 ${report.sha256 ?? 'unknown'}, ${report.startedAt ?? '?'} to ${report.endedAt})`,

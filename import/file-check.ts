@@ -25,11 +25,19 @@ export function fileRefsOf(record: Parsed): FileRef[] {
   });
 }
 
-async function exists(s3: S3Client, bucket: string, key: string): Promise<boolean> {
-  const { Contents } = await s3.send(
-    new ListObjectsV2Command({ Bucket: bucket, Prefix: key, MaxKeys: 1 }),
+/**
+ * Asked URL-encoded: S3 answers in XML, which cannot carry every character a key may hold (control
+ * characters; `\r` would come back as `\n`). A store that ignores the request (the local S3)
+ * says so by leaving EncodingType out, and its key is then as stored.
+ */
+export async function exists(s3: S3Client, bucket: string, key: string): Promise<boolean> {
+  const { Contents, EncodingType } = await s3.send(
+    new ListObjectsV2Command({ Bucket: bucket, Prefix: key, MaxKeys: 1, EncodingType: 'url' }),
   );
-  return Contents?.[0]?.Key === key;
+  const found = Contents?.[0]?.Key;
+  if (found === undefined) return false;
+  // S3's URL encoding writes a space as `+`.
+  return (EncodingType === 'url' ? decodeURIComponent(found.replace(/\+/g, ' ')) : found) === key;
 }
 
 /** The refs whose key is not in `bucket`, in line order, as warnings worded as problems are. */

@@ -37,7 +37,6 @@ import {
   storedRecords,
   storedRecordsWriter,
   type CheckedPart,
-  type LineProblem,
   type Part,
   type Verdict,
 } from './parts';
@@ -77,8 +76,9 @@ export interface ImportReport {
   warningCount: number;
   /**
    * Files the replaced or deleted records named and no longer do, for the operator to remove
-   * (docs/security.md): the import never deletes a file, which another record may name. The
-   * first 1,000 of the parts written whole; `filesLeftCount` is their exact count.
+   * (docs/security.md): the import never deletes a file, which another record may name (one
+   * the same part still names is not listed). The first 1,000 in file order, of every part, one
+   * stopped half-way as far as it saved; `filesLeftCount` is their exact count.
    */
   filesLeft: string[];
   filesLeftCount: number;
@@ -429,10 +429,14 @@ export async function verify(deps: StepDeps, input: VerifyInput): Promise<Verify
 
 export type PartCounts = ImportSummary & { index: number };
 /**
- * A part written whole, as work/<id>/written/<i>.json keeps it: its counts, and the files its
- * records named before this import and no longer do (the first MAX_LISTED_PROBLEMS; the count).
+ * A part written whole, as work/<id>/written/<i>.json keeps it: its counts, and every file its
+ * records named before this import and no longer do. Kept whole (at most one or two a record),
+ * merged over the part's attempts: a retried part finds its records already flipped by the
+ * earlier attempt, so their files are known only from what that attempt saved.
  */
-type WrittenPart = PartCounts & { filesLeft?: LineProblem[]; filesLeftCount?: number };
+type WrittenPart = PartCounts & { filesLeft?: FileLeft[] };
+/** A file left: the record's line, the key, the report's words. */
+type FileLeft = [lineNo: number, key: string, text: string];
 
 /** The records CheckPart kept of a part. */
 async function checkedRecords(s3: S3Client, { bucket, importId, part }: PartInput) {
@@ -468,7 +472,7 @@ export async function keysUnder(s3: S3Client, bucket: string, prefix: string): P
 }
 
 /** A part's counts while it writes, and once it stopped (`final`). */
-export type WritingCounts = PartCounts & { final: boolean };
+export type WritingCounts = PartCounts & { final: boolean; filesLeft?: FileLeft[] };
 
 const total = (c: ImportSummary) => c.records + c.deletes;
 
@@ -513,9 +517,17 @@ export async function writePart(
         ),
       Math.max(0, context.getRemainingTimeInMillis() - WRITE_STOP_MARGIN_MS),
     );
+  // Files left, by line and field, this attempt's and the earlier attempts' (never a file of a
+  // key some record of this part still names).
+  const left = new Map<string, FileLeft>(
+    (earlier?.filesLeft ?? []).map((entry) => [entry[2], entry]),
+  );
+  const named = new Set<string>();
+  const filesLeft = (): FileLeft[] =>
+    [...left.values()].filter(([, key]) => !named.has(key)).sort((a, b) => a[0] - b[0]);
   const save = (final: boolean) => {
     const best = earlier && total(earlier) > total(counts) ? earlier : counts;
-    const saved: WritingCounts = { ...best, index, final };
+    const saved: WritingCounts = { ...countsOf(best), index, final, filesLeft: filesLeft() };
     return writeJson(deps.s3, bucket, writingKey(importId, index), saved);
   };
   // Saved at once: a failed import's Report then knows this part is writing and waits for it.
@@ -531,7 +543,6 @@ export async function writePart(
   }, WRITE_SAVE_MS);
   let failure: unknown;
   let summary: ImportSummary | undefined;
-  const filesLeft: LineProblem[] = [];
   try {
     summary = await writeRecords(await checkedRecords(deps.s3, input), {
       client: deps.client,
@@ -542,8 +553,15 @@ export async function writePart(
       onWritten: (group) => {
         for (const { write, written } of group) {
           count(counts, write, written);
-          for (const [field, key] of written.filesLeft)
-            filesLeft.push([write.lineNo, fileLeftText(write, field, key)]);
+          if (write.kind === 'put')
+            for (const field of write.entity.fileFields) {
+              const key = write.record[field];
+              if (typeof key === 'string') named.add(key);
+            }
+          for (const [field, key] of written.filesLeft) {
+            const text = fileLeftText(write, field, key);
+            left.set(text, [write.lineNo, key, text]);
+          }
         }
         deps.onRecordsWritten?.(group.length);
         deps.audit(
@@ -573,20 +591,17 @@ export async function writePart(
     throw failure;
   }
   const result: PartCounts = { index, ...summary };
-  filesLeft.sort((a, b) => a[0] - b[0]);
-  const kept: WrittenPart = {
-    ...result,
-    filesLeft: filesLeft.slice(0, MAX_LISTED_PROBLEMS),
-    filesLeftCount: filesLeft.length,
-  };
+  const kept: WrittenPart = { ...result, filesLeft: filesLeft() };
   await writeJson(deps.s3, bucket, writtenKey(importId, index), kept);
   // The counts alone: the Map's results stay small whatever the records named.
   return result;
 }
 
-/** A part's counts, without what else its written/ file keeps. */
-const countsOf = ({ filesLeft: _files, filesLeftCount: _count, ...counts }: WrittenPart) =>
-  counts as PartCounts;
+/** A part's counts, without what else its written/ and writing/ files keep. */
+function countsOf(part: ImportSummary & { index?: number }): PartCounts {
+  const { records, transactions, customers, deletes, notFound } = part;
+  return { index: part.index ?? 0, records, transactions, customers, deletes, notFound };
+}
 
 /** A file a record named before this import and no longer names, for the report. */
 const fileLeftText = (write: Parsed, field: string, key: string) =>
@@ -656,7 +671,7 @@ async function tally(
   const readAll = <T>(keys: string[]) =>
     Promise.all(keys.map((key) => read(() => readJson<T>(deps.s3, bucket, key))));
   const written = new Map<number, WrittenPart>();
-  const partial: ImportSummary[] = [];
+  const partial: WritingCounts[] = [];
   const note = (found: (WrittenPart | undefined)[]) => {
     for (const c of found) if (c) written.set(c.index, c);
   };
@@ -684,16 +699,16 @@ async function tally(
   for (const part of [...written.values(), ...partial])
     for (const name of Object.keys(counts) as (keyof ImportSummary)[]) counts[name] += part[name];
   const indexes = [...written.keys()].sort((a, b) => a - b);
-  // In file order: the parts in order, each part's in line order.
-  const filesLeft: string[] = [];
-  let filesLeftCount = 0;
-  for (const index of indexes) {
-    const part = written.get(index)!;
-    filesLeftCount += part.filesLeftCount ?? 0;
-    for (const [, text] of part.filesLeft ?? [])
-      if (filesLeft.length < MAX_LISTED_PROBLEMS) filesLeft.push(text);
-  }
-  return { counts, written: indexes, filesLeft, filesLeftCount };
+  // Every part's, a part stopped half-way's too (what it saved), in file order.
+  const left = [...written.values(), ...partial]
+    .flatMap((part) => part.filesLeft ?? [])
+    .sort((a, b) => a[0] - b[0]);
+  return {
+    counts,
+    written: indexes,
+    filesLeft: left.slice(0, MAX_LISTED_PROBLEMS).map(([, , text]) => text),
+    filesLeftCount: left.length,
+  };
 }
 
 /**

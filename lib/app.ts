@@ -4,6 +4,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import {
   ALLOW_TIME_ZONE_CHANGE,
   READ_DEPLOYED_SETTINGS,
+  checkAlarmEmail,
   checkTimeZoneChange,
   readDeployedSettings,
   type SettingsContext,
@@ -31,6 +32,7 @@ export function createApp(
   // props.context (the tests' "command line"), then what the stage was deployed with.
   const app = new App({ ...props, context: { ...deployed, ...props.context } });
   const stage = stageFromContext(app.node);
+  checkAlarmEmail(deployed, app.node.tryGetContext('alarmEmail'));
   const settings = settingsFromContext(app.node, stage);
   checkTimeZoneChange(
     deployed,
@@ -66,5 +68,14 @@ export async function appFromCommandLine(
     read === undefined || flag(read, READ_DEPLOYED_SETTINGS)
       ? await readDeployedSettings(stageFromContext(node).stackName, cloudFormation)
       : undefined;
-  return createApp(props, lookup?.kind === 'deployed' ? lookup.context : undefined);
+  const deployed = lookup?.kind === 'deployed' ? lookup.context : undefined;
+  // Said, so that a setting given once for a backfill is not kept unnoticed.
+  const kept = Object.entries(deployed ?? {}).filter(
+    ([key]) => node.tryGetContext(key) === undefined,
+  );
+  if (kept.length > 0)
+    process.stderr.write(
+      `Kept from the deployed stage: ${kept.map(([key, value]) => `${key}=${JSON.stringify(value)}`).join(', ')}\n`,
+    );
+  return createApp(props, deployed);
 }

@@ -12,7 +12,8 @@ import {
   DescribeStacksCommand,
   type CloudFormationClientConfig,
 } from '@aws-sdk/client-cloudformation';
-import { SettingsError } from './settings';
+import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
+import { ALARM_EMAIL_SET, SettingsError } from './settings';
 
 export const DEPLOYED_SETTINGS_OUTPUT = 'DeployedSettings';
 /** Context flag that allows a deployed stage's display time zone to change. */
@@ -36,10 +37,15 @@ export type DeployedLookup =
  * Reads the kept settings of `stackName` in the caller's account and region. Fails closed: any
  * answer other than the stack's outputs, "no such stack" or "no credentials" refuses the synth,
  * because a deploy that could not read them could silently undo a setting.
+ *
+ * `deployTo`: the account cdk deploys to (CDK_DEFAULT_ACCOUNT, which the CLI resolves with its
+ * own credentials, `--profile` included, but does not hand to the app). When it is known, this
+ * process must read that very account: no credentials, or another account's, refuse the synth.
  */
 export async function readDeployedSettings(
   stackName: string,
   config: CloudFormationClientConfig = {},
+  deployTo: string | undefined = process.env.CDK_DEFAULT_ACCOUNT,
 ): Promise<DeployedLookup> {
   const client = new CloudFormationClient({
     region: process.env.CDK_DEFAULT_REGION,
@@ -50,7 +56,29 @@ export async function readDeployedSettings(
     await client.config.region();
     await client.config.credentials();
   } catch {
-    return { kind: 'offline' };
+    if (deployTo === undefined) return { kind: 'offline' };
+    throw new SettingsError(
+      `cdk deploys to account ${deployTo}, but the app finds no AWS credentials to read the ` +
+        `settings ${stackName} was deployed with (cdk does not pass --profile to the app): ` +
+        `set AWS_PROFILE (or the credentials) in the environment instead of --profile.`,
+    );
+  }
+  if (deployTo !== undefined) {
+    const sts = new STSClient({
+      region: await client.config.region(),
+      credentials: client.config.credentials,
+    });
+    try {
+      const { Account } = await sts.send(new GetCallerIdentityCommand({}));
+      if (Account !== deployTo)
+        throw new SettingsError(
+          `cdk deploys to account ${deployTo}, but the app's AWS credentials are account ` +
+            `${Account}'s: the settings ${stackName} was deployed with would be read from the ` +
+            `wrong account. Set AWS_PROFILE (or the credentials) for ${deployTo} instead of --profile.`,
+        );
+    } finally {
+      sts.destroy();
+    }
   }
   let outputs: { OutputKey?: string; OutputValue?: string }[] | undefined;
   try {
@@ -97,5 +125,18 @@ export function checkTimeZoneChange(
       `is then shown as ${requested} wall time), and a later import would read wall times in the ` +
       `new zone. Pass -c ${ALLOW_TIME_ZONE_CHANGE}=true to change it anyway, or leave ` +
       `displayTimeZone out to keep ${zone}.`,
+  );
+}
+
+/**
+ * Refuses a deploy that would drop the stage's alarm subscription by omission: the e-mail is not
+ * kept (settingsToContext), so it must be given again, or `-c alarmEmail=` to end it.
+ */
+export function checkAlarmEmail(deployed: SettingsContext | undefined, given: unknown): void {
+  if (deployed?.[ALARM_EMAIL_SET] !== true || given !== undefined) return;
+  throw new SettingsError(
+    'alarmEmail: this stage sends its alarms to an e-mail address, which the stack does not keep ' +
+      '(a stack output is no place for an address). Give it again with -c alarmEmail=<address>, ' +
+      'or -c alarmEmail= to end the subscription.',
   );
 }

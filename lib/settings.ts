@@ -281,12 +281,15 @@ export function settingsFromContext(
 }
 
 /**
- * The context values that give `settings` back through settingsFromContext: what a stage keeps
- * of its settings (lib/deployed-settings.ts), with the stage's alarm e-mail.
+ * The context values that give `settings` back through settingsFromContext, and the stage's own
+ * (lib/stage.ts): what a stage keeps of how it was deployed (lib/deployed-settings.ts). The alarm
+ * e-mail itself is not kept (a stack output is read by anyone who may describe the stack, and
+ * printed by every deploy): only that there is one, so that a deploy without it is refused
+ * rather than silently dropping the subscription.
  */
 export function settingsToContext(
   settings: Settings,
-  alarmEmail: string | undefined,
+  stage: Pick<Stage, 'disposable' | 'alarmEmail'>,
 ): Record<string, unknown> {
   return {
     signatureUrlTtlSeconds: settings.signatureUrlTtlSeconds,
@@ -304,6 +307,10 @@ export function settingsToContext(
     ...(settings.tableWarmReadsPerSecond === undefined
       ? {}
       : { tableWarmReadsPerSecond: settings.tableWarmReadsPerSecond }),
-    ...(alarmEmail === undefined ? {} : { alarmEmail }),
+    disposable: stage.disposable,
+    [ALARM_EMAIL_SET]: stage.alarmEmail !== undefined,
   };
 }
+
+/** Kept instead of the alarm e-mail: whether the stage has one (settingsToContext). */
+export const ALARM_EMAIL_SET = 'alarmEmailSet';

@@ -130,7 +130,7 @@ export class ReadApiStack extends Stack {
       description: 'The import workflow; npm run import follows its executions',
     });
     new CfnOutput(this, DEPLOYED_SETTINGS_OUTPUT, {
-      value: JSON.stringify(settingsToContext(settings, stage.alarmEmail)),
+      value: JSON.stringify(settingsToContext(settings, stage)),
       description: 'The settings this stage was deployed with: a plain cdk deploy keeps them',
     });
     new CfnOutput(this, 'AlarmTopicArn', {

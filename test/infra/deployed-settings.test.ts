@@ -9,6 +9,7 @@ import {
   CloudFormationServiceException,
   DescribeStacksCommand,
 } from '@aws-sdk/client-cloudformation';
+import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,8 +31,15 @@ const SIGNED_IN = {
 const STACK = 'CurrencyExchangeReadApi-staging';
 
 const cloudFormation = mockClient(CloudFormationClient);
-afterEach(() => cloudFormation.reset());
-afterAll(() => cloudFormation.restore());
+const sts = mockClient(STSClient);
+afterEach(() => {
+  cloudFormation.reset();
+  sts.reset();
+});
+afterAll(() => {
+  cloudFormation.restore();
+  sts.restore();
+});
 
 function deployedWith(value: string): void {
   cloudFormation.on(DescribeStacksCommand, { StackName: STACK }).resolves({
@@ -86,15 +94,21 @@ test('a plain deploy keeps every setting the stage was deployed with', async () 
   expect(kept(first)).toMatchObject({
     displayTimeZone: 'Asia/Manila',
     corsAllowOrigins: ['https://backoffice.example.com'],
-    alarmEmail: 'ops@example.com',
     importConcurrency: 5,
     readBudgetCustomers: 12,
+    disposable: false,
+    alarmEmailSet: true,
   });
+  // Not the address: an output is read by anyone who may describe the stack.
+  expect(JSON.stringify(first.Outputs)).not.toContain('ops@example.com');
 
-  // The next deploy names the stage and nothing else.
+  // The next deploy names the stage, and the alarm address, which it must give again.
   cloudFormation.reset();
   deployedWith(first.Outputs![DEPLOYED_SETTINGS_OUTPUT]!.Value as string);
-  const next = await synthFromCommandLine({ stage: 'staging' });
+  await expect(synthFromCommandLine({ stage: 'staging' })).rejects.toThrow(
+    /alarmEmail: this stage sends its alarms to an e-mail address.*-c alarmEmail=<address>/,
+  );
+  const next = await synthFromCommandLine({ stage: 'staging', alarmEmail: 'ops@example.com' });
   expect(kept(next)).toEqual(kept(first));
   for (const [, fn] of resourcesOf(next, 'AWS::Lambda::Function').filter(([id]) =>
     id.startsWith('Api'),
@@ -107,10 +121,15 @@ test('a plain deploy keeps every setting the stage was deployed with', async () 
     expect.objectContaining({ Protocol: 'email', Endpoint: 'ops@example.com' }),
   ]);
   // A setting given on the command line still wins over the kept one.
-  expect(kept(await synthFromCommandLine({ stage: 'staging', importConcurrency: '7' }))).toEqual({
-    ...kept(first),
-    importConcurrency: 7,
-  });
+  expect(
+    kept(
+      await synthFromCommandLine({
+        stage: 'staging',
+        alarmEmail: '',
+        importConcurrency: '7',
+      }),
+    ),
+  ).toEqual({ ...kept(first), importConcurrency: 7, alarmEmailSet: false });
 }, 180_000);
 
 test("a deployed stage's display time zone changes only when asked for", async () => {
@@ -154,4 +173,28 @@ test('the lookup fails closed: only "no such stack" and "no credentials" go on w
   // A stack deployed before settings were kept: the context and the defaults, as before.
   cloudFormation.on(DescribeStacksCommand).resolves({ Stacks: [{ StackName: STACK } as never] });
   await expect(readDeployedSettings(STACK, SIGNED_IN)).resolves.toEqual({ kind: 'none' });
+});
+
+test('the settings are read from the account cdk deploys to, or the synth is refused', async () => {
+  // `cdk deploy --profile other`: the CLI resolves the account, the app gets no credentials.
+  const noCredentials = {
+    region: 'ap-southeast-1',
+    credentials: () => Promise.reject(new Error('no credentials')),
+  };
+  await expect(readDeployedSettings(STACK, noCredentials, '111122223333')).rejects.toThrow(
+    /deploys to account 111122223333, but the app finds no AWS credentials.*AWS_PROFILE/,
+  );
+  // The app's default credentials belong to another account.
+  sts.on(GetCallerIdentityCommand).resolves({ Account: '444455556666' });
+  await expect(readDeployedSettings(STACK, SIGNED_IN, '111122223333')).rejects.toThrow(
+    /app's AWS credentials are account 444455556666's/,
+  );
+  expect(cloudFormation.commandCalls(DescribeStacksCommand)).toHaveLength(0);
+  // The same account: read.
+  sts.on(GetCallerIdentityCommand).resolves({ Account: '111122223333' });
+  deployedWith(JSON.stringify({ displayTimeZone: 'Asia/Manila' }));
+  await expect(readDeployedSettings(STACK, SIGNED_IN, '111122223333')).resolves.toEqual({
+    kind: 'deployed',
+    context: { displayTimeZone: 'Asia/Manila' },
+  });
 });

@@ -30,7 +30,12 @@ afterAll(() => s?.cleanup());
 test('the documented defaults are in code, none in cdk.json: TTL 300 s, UTC, no CORS, SPEC 8 read budgets', () => {
   // A setting in cdk.json would count as given on every deploy and undo a stage's own
   // (lib/deployed-settings.ts).
-  const settingKeys = Object.keys(settingsToContext(DEFAULT_SETTINGS, 'ops@example.com'));
+  const settingKeys = Object.keys(
+    settingsToContext(DEFAULT_SETTINGS, {
+      disposable: false,
+      alarmEmail: 'ops@example.com',
+    }),
+  );
   expect(settingKeys.filter((key) => key in CDK_JSON_CONTEXT)).toEqual([]);
   expect(settingsFromContext(new App({ context: CDK_JSON_CONTEXT }).node)).toEqual(
     DEFAULT_SETTINGS,
