@@ -8,7 +8,8 @@
  * with the rest of the run beside it), and 144-223 ms beside them when it runs at the highest
  * priority. So once the worker's work is done (its event loop empty after jest's last message),
  * it asks for that priority. Only a process allowed to raise its own priority gets it (root, as
- * CI runs); elsewhere nothing changes.
+ * CI runs); elsewhere nothing changes. Rarer, not gone: a whole run beside two busy loops still
+ * printed the line once (docs/development.md).
  */
 import { setPriority, constants } from 'node:os';
 
