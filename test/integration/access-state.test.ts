@@ -138,8 +138,14 @@ describe('read budgets (SPEC 4, 8)', () => {
   ])(
     'concurrent reads through several function instances, %s: exactly the budget passes',
     async (_name, windowsAgo) => {
+      // Each request given time to answer: an attempt cut at the deployed 1 s and sent again may
+      // have been counted already (failing closed, one more refusal), which DynamoDB Local on a
+      // busy machine provokes (seen: 2 of 5 allowed, answers at 1.4 s); here the count is tested.
       const instances = Array.from({ length: 4 }, () =>
-        testHandlers(table.endpoint, table.tableName, BUDGETS, { now: () => nowMs }),
+        testHandlers(table.endpoint, table.tableName, BUDGETS, {
+          now: () => nowMs,
+          requestTimeoutMs: 30_000,
+        }),
       );
       const claims = testClaims({ sub: newUser() });
       if (windowsAgo > 0) {
