@@ -11,8 +11,8 @@ export default {
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
   },
-  // cognito-local's TOTP library pulls in ESM-only packages that jest 29 cannot require():
-  // see the stub for why that is safe.
+  // otplib (cognito-local's TOTP, sign-in/totp.ts) pulls in ESM-only packages that jest 29 cannot
+  // require(): the stub is otplib's own TOTP with CommonJS plugins, held to the real one by a test.
   moduleNameMapper: { '^otplib$': '<rootDir>/test/support/otplib-stub.cjs' },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   testTimeout: 30000,
