@@ -53,6 +53,8 @@ export const ACCESS_LOG_FIELDS: Record<string, string> = {
 
 export interface ApiProps {
   readonly routes: readonly Route[];
+  /** Browser origins of the stage's own pages (the staff page), allowed by CORS beside the settings' ones. */
+  readonly pageOrigins: readonly string[];
   readonly projectRoot: string;
   readonly table: ITable;
   readonly bucket: IBucket;
@@ -91,16 +93,15 @@ export class Api extends Construct {
       defaultAuthorizer: authorizer,
       // The default stage is created below with throttling and access logs.
       createDefaultStage: false,
-      ...(settings.corsAllowOrigins.length > 0
-        ? {
-            corsPreflight: {
-              allowOrigins: [...settings.corsAllowOrigins],
-              allowMethods: [CorsHttpMethod.GET],
-              allowHeaders: ['authorization'],
-              maxAge: Duration.hours(1),
-            },
-          }
-        : {}),
+      // The stage's staff page, and the origins the settings name. Retry-After is exposed: a
+      // page says when to try again after a 429 or 503.
+      corsPreflight: {
+        allowOrigins: [...props.pageOrigins, ...settings.corsAllowOrigins],
+        allowMethods: [CorsHttpMethod.GET],
+        allowHeaders: ['authorization'],
+        exposeHeaders: ['retry-after'],
+        maxAge: Duration.hours(1),
+      },
     });
 
     // As long as the audit trail (SPEC 8): requests the authorizer refused are audited only here.

@@ -9,6 +9,7 @@ import { Identity } from './identity';
 import { IMPORT_BUCKET_OUTPUT, IMPORT_STATE_MACHINE_OUTPUT } from '../import/stage-drop';
 import { ImportDrop } from './import-drop';
 import { Monitoring } from './monitoring';
+import { StaffApp } from './staff-app';
 import { PROJECT_ROOT } from './project-root';
 import { routes as defaultRoutes, type Route } from './routes';
 import {
@@ -38,6 +39,7 @@ export interface ReadApiStackProps extends StackProps {
  */
 export class ReadApiStack extends Stack {
   readonly data: Data;
+  readonly staffApp: StaffApp;
   readonly identity: Identity;
   readonly api: Api;
   readonly monitoring: Monitoring;
@@ -63,8 +65,15 @@ export class ReadApiStack extends Stack {
       disposable,
       threatProtection: settings.threatProtection,
     });
+    this.staffApp = new StaffApp(this, 'StaffApp', {
+      filesBucket: this.data.bucket,
+      accessLogsBucket: this.data.accessLogsBucket,
+      removalPolicy: removalPolicyFor(disposable),
+      autoDeleteObjects: disposable,
+    });
     this.api = new Api(this, 'Api', {
       routes,
+      pageOrigins: [this.staffApp.origin],
       projectRoot: PROJECT_ROOT,
       table: this.data.table,
       bucket: this.data.bucket,
@@ -106,6 +115,16 @@ export class ReadApiStack extends Stack {
       facade: this.monitoring.facade,
     });
 
+    this.staffApp.deploy({
+      apiUrl: this.api.httpApi.apiEndpoint,
+      region: this.region,
+      userPoolClientId: this.identity.client.userPoolClientId,
+      issuer: this.stackName,
+    });
+    new CfnOutput(this, 'StaffAppUrl', {
+      value: this.staffApp.url,
+      description: 'The staff page: sign in, look up a transaction or a customer',
+    });
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Invoke URL of the API' });
     new CfnOutput(this, 'UserPoolId', { value: this.identity.userPool.userPoolId });
     new CfnOutput(this, 'UserPoolClientId', {

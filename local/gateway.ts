@@ -13,6 +13,7 @@ import { LOCAL_ACCOUNT_ID, LOCAL_API_ID, LOCAL_REGION } from './api-event';
 import { createAuthorizer, type AuthorizerOptions } from './gateway-authorizer';
 import { createFunctions, importHandler, type HandlerLoader } from './gateway-lambda';
 import { createLocalPages, OPENAPI_FILE } from './gateway-pages';
+import { staffAppPages, type LocalStaffAppOptions } from './staff-app-pages';
 import { createRouter } from './gateway-routing';
 import { createRequestListener } from './gateway-server';
 import { LOCALHOST } from './net';
@@ -40,6 +41,8 @@ export interface GatewayOptions {
    * only); false = neither.
    */
   openApiFile?: string | false;
+  /** The staff page at /app/ (local only); unset = none. */
+  staffApp?: LocalStaffAppOptions;
   /** The Lambda function timeout (10 s deployed): a slower invocation is answered with a 500. */
   functionTimeoutMs?: number;
   region?: string;
@@ -81,8 +84,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const accountId = options.accountId ?? LOCAL_ACCOUNT_ID;
   const openApiFile = options.openApiFile ?? OPENAPI_FILE;
   setEnv(options.env);
+  let selfUrl = '';
+  const contractPages = openApiFile ? createLocalPages(openApiFile) : undefined;
+  const appPages = options.staffApp && staffAppPages(options.staffApp, () => selfUrl);
+  const pages =
+    contractPages || appPages
+      ? (path: string) => appPages?.(path) ?? contractPages?.(path)
+      : undefined;
   const listener = createRequestListener({
-    pages: openApiFile ? createLocalPages(openApiFile) : undefined,
+    pages,
     router: createRouter(options.routes ?? deployedRoutes),
     authorize: await createAuthorizer(options.authorizer),
     functions: createFunctions({
@@ -96,8 +106,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     accountId,
     apiId: options.apiId ?? LOCAL_API_ID,
   });
-  return listen(
+  const gateway = await listen(
     createServer((req, res) => void listener(req, res)),
     options.port,
   );
+  selfUrl = gateway.url;
+  return gateway;
 }

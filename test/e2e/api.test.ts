@@ -26,7 +26,7 @@ import { createDocumentClient } from '../../import/document-client';
 import { customer, line, sparseCustomer, transaction } from '../fixtures';
 import { createContract, loadOpenApi, observe } from '../support/contract';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
-import type { paths } from '../support/openapi-types';
+import type { paths } from '../../client/openapi-types';
 import { responseViolations, startPrism, type Prism, type Violation } from '../support/prism';
 import {
   accessClaims,
@@ -204,6 +204,7 @@ beforeAll(async () => {
       clientId: other.UserPoolClient!.ClientId!,
       username: 'compliance@example.com',
       password: DEMO_PASSWORD,
+      totpSecret: stack.cognito.demoTotpSecrets['compliance@example.com'],
     });
   } finally {
     admin.destroy();

@@ -6,7 +6,6 @@
  * Without a Chromium on the machine (CHROMIUM_PATH, or chromium on the PATH) the test is skipped
  * and says so.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,27 +13,11 @@ import { chromium, type Browser } from 'playwright-core';
 import { DOCS_PATH } from '../../local/docs';
 import { PROJECT_ROOT } from '../../lib/project-root';
 import { startLocalStack, type LocalStack } from '../../local/stack';
+import { CHROMIUM_ARGS, describeWithChromium } from '../support/chromium';
 
 const SCREENSHOT = join(PROJECT_ROOT, 'test', '.artifacts', 'docs.png');
 
-function findChromium(): string | undefined {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
-    try {
-      return execFileSync('which', [name], { encoding: 'utf8' }).trim() || undefined;
-    } catch {
-      // not this one
-    }
-  }
-  return undefined;
-}
-
-const executablePath = findChromium();
-if (!executablePath)
-  console.warn(
-    'SKIPPED the browser test of /docs: no Chromium found (install it: apt-get install -y chromium, or set CHROMIUM_PATH)',
-  );
-const describeWithBrowser = executablePath ? describe : describe.skip;
+const [describeWithBrowser, executablePath] = describeWithChromium('the browser test of /docs');
 
 describeWithBrowser('/docs in Chromium', () => {
   let dataDir: string;
@@ -45,8 +28,7 @@ describeWithBrowser('/docs in Chromium', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'docs-test-'));
     [stack, browser] = await Promise.all([
       startLocalStack({ port: 0, dataDir, inMemory: true, log: () => undefined }),
-      // As root in CI, Chromium runs only without its sandbox.
-      chromium.launch({ executablePath, args: ['--no-sandbox'] }),
+      chromium.launch({ executablePath, args: CHROMIUM_ARGS }),
     ]);
   }, 90_000);
 

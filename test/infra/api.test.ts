@@ -83,16 +83,26 @@ test('the stage writes JSON access logs with the request id to a log group with 
   expect(s.json.Resources[logGroupId]!.Properties!.RetentionInDays).toBeGreaterThan(0);
 });
 
-test('CORS is off by default', () => {
+test("CORS allows the stage's staff page and nothing else by default: GET, no credentials, Retry-After readable", () => {
   const [, api] = onlyResource(s.json, 'AWS::ApiGatewayV2::Api');
   expect(api.Properties).toMatchObject({ ProtocolType: 'HTTP' });
-  expect(api.Properties!.CorsConfiguration).toBeUndefined();
+  const distribution = s.logicalId(s.stack.staffApp.distribution);
+  expect(api.Properties!.CorsConfiguration).toEqual({
+    AllowOrigins: [
+      { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distribution, 'DomainName'] }]] },
+    ],
+    AllowMethods: ['GET'],
+    AllowHeaders: ['authorization'],
+    ExposeHeaders: ['retry-after'],
+    MaxAge: 3600,
+  });
+  // API Gateway answers preflights itself: no OPTIONS route reaches the authorizer or a function.
   expect(
     resourcesOf(s.json, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties!.RouteKey),
   ).not.toContainEqual(expect.stringMatching(/^OPTIONS /));
 });
 
-test('the stack outputs ApiUrl, UserPoolId, UserPoolClientId, TableName, BucketName, ImportBucketName, ImportStateMachineArn, AlarmTopicArn and DeployedSettings', () => {
+test('the stack outputs ApiUrl, UserPoolId, UserPoolClientId, TableName, BucketName, ImportBucketName, ImportStateMachineArn, AlarmTopicArn, DeployedSettings and StaffAppUrl', () => {
   const outputs = s.json.Outputs ?? {};
   expect(Object.keys(outputs).sort()).toEqual(
     [
@@ -102,6 +112,7 @@ test('the stack outputs ApiUrl, UserPoolId, UserPoolClientId, TableName, BucketN
       'DeployedSettings',
       'ImportBucketName',
       'ImportStateMachineArn',
+      'StaffAppUrl',
       'TableName',
       'UserPoolClientId',
       'UserPoolId',

@@ -108,10 +108,15 @@ test('without read-budget context the functions get the SPEC 8 defaults', () => 
   }
 });
 
-test('a CORS allowlist enables CORS for exactly those origins, GET only', () => {
+test("a CORS allowlist adds exactly those origins to the staff page's, GET only", () => {
   const [, api] = onlyResource(s.json, 'AWS::ApiGatewayV2::Api');
+  const distribution = s.logicalId(s.stack.staffApp.distribution);
   expect(api.Properties!.CorsConfiguration).toMatchObject({
-    AllowOrigins: ['https://backoffice.example.com', 'https://ops.example.com:8443'],
+    AllowOrigins: [
+      { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distribution, 'DomainName'] }]] },
+      'https://backoffice.example.com',
+      'https://ops.example.com:8443',
+    ],
     AllowMethods: ['GET'],
     AllowHeaders: ['authorization'],
   });

@@ -1,5 +1,5 @@
 /**
- * The typed client's types (test/support/openapi-types.ts, generated from openapi.yaml by
+ * The typed client's types (client/openapi-types.ts, generated from openapi.yaml by
  * `npm run types`) are up to date, and equal the handlers' own record types: the assertions
  * below are checked by `npm run lint` (tsc), so a field added, dropped, renamed or retyped on
  * one side only fails the build. The handlers carry integers as bigint (exact JSON, SPEC 3);
@@ -19,9 +19,9 @@ import type {
 } from '../../core/records';
 import { PROJECT_ROOT } from '../../lib/project-root';
 import { OPENAPI_FILE } from '../../local/gateway';
-import type { components } from '../support/openapi-types';
+import type { components } from '../../client/openapi-types';
 
-const TYPES_FILE = join(PROJECT_ROOT, 'test/support/openapi-types.ts');
+const TYPES_FILE = join(PROJECT_ROOT, 'client/openapi-types.ts');
 
 /** True when each of A and B is assignable to the other (fields, optionality, nullability). */
 type Equal<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -51,7 +51,7 @@ export type NotVacuous = [
   >,
 ];
 
-test('test/support/openapi-types.ts is what openapi-typescript makes of openapi.yaml (else: npm run types)', async () => {
+test('client/openapi-types.ts is what openapi-typescript makes of openapi.yaml (else: npm run types)', async () => {
   const fresh = `${COMMENT_HEADER}${astToString(await openapiTS(pathToFileURL(OPENAPI_FILE)))}`;
   expect(readFileSync(TYPES_FILE, 'utf8')).toBe(fresh);
 });

@@ -1,0 +1,223 @@
+/**
+ * The staff page of a stage (staff-app/): its files in a private bucket, served by CloudFront
+ * through origin access control at `https://<distribution>/app/`, with the page's security
+ * headers on every answer (staff-app/security-headers.ts, the same list the local gateway sends).
+ * Its config.json names the stage's API and app client, written at deploy time so one build of
+ * the page serves every stage.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DockerImage, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import {
+  Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
+  HttpVersion,
+  PriceClass,
+  ResponseHeadersPolicy,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { Bucket, type CfnBucket, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { CONFIG_FILE, type StaffAppConfig } from '../staff-app/config';
+import { STAFF_APP_PATH, buildStaffApp } from '../staff-app/files';
+import { HSTS_SECONDS, securityHeaders } from '../staff-app/security-headers';
+import { PRIVATE_BUCKET } from './data';
+import { PROJECT_ROOT } from './project-root';
+
+export interface StaffAppProps {
+  /** The bucket whose presigned URLs the page shows as images (signatures, ID photos). */
+  readonly filesBucket: IBucket;
+  readonly accessLogsBucket: IBucket;
+  readonly removalPolicy: RemovalPolicy;
+  readonly autoDeleteObjects: boolean;
+}
+
+/** `/app/` and any folder URL below it serve that folder's index.html (S3 has no such notion). */
+const INDEX_REWRITE = `function handler(event) {
+  var request = event.request;
+  if (request.uri.endsWith('/')) request.uri += 'index.html';
+  return request;
+}`;
+
+export class StaffApp extends Construct {
+  readonly bucket: Bucket;
+  readonly distribution: Distribution;
+  /** https://<distribution domain>: the origin the API's CORS allows. */
+  readonly origin: string;
+  /** The page's address, the stack output StaffAppUrl. */
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, props: StaffAppProps) {
+    super(scope, id);
+    const { region, urlSuffix } = Stack.of(this);
+
+    this.bucket = new Bucket(this, 'Bucket', {
+      ...PRIVATE_BUCKET,
+      removalPolicy: props.removalPolicy,
+      autoDeleteObjects: props.autoDeleteObjects,
+      serverAccessLogsBucket: props.accessLogsBucket,
+      serverAccessLogsPrefix: 'staff-app-bucket/',
+    });
+
+    // The API's URL cannot be named here: the API's CORS names this distribution, and
+    // CloudFormation allows no cycle. Any execute-api host of the stage's region is allowed; the
+    // script (only this page's own) calls only the one config.json names.
+    const bucketName = props.filesBucket.bucketName;
+    const headers = securityHeaders({
+      api: `https://*.execute-api.${region}.${urlSuffix}`,
+      cognito: `https://cognito-idp.${region}.${urlSuffix}`,
+      files: `https://${bucketName}.s3.${region}.${urlSuffix} https://${bucketName}.s3.${urlSuffix}`,
+    });
+    const responseHeaders = new ResponseHeadersPolicy(this, 'Headers', {
+      comment: 'The staff page: staff-app/security-headers.ts',
+      securityHeadersBehavior: {
+        contentSecurityPolicy: {
+          contentSecurityPolicy: headers['content-security-policy']!,
+          override: true,
+        },
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.seconds(HSTS_SECONDS),
+          includeSubdomains: true,
+          override: true,
+        },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+      },
+      customHeadersBehavior: {
+        customHeaders: ['permissions-policy', 'cross-origin-opener-policy'].map((header) => ({
+          header,
+          value: headers[header]!,
+          override: true,
+        })),
+      },
+    });
+
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: `${Stack.of(this).stackName} staff page`,
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        responseHeadersPolicy: responseHeaders,
+        functionAssociations: [
+          {
+            eventType: FunctionEventType.VIEWER_REQUEST,
+            function: new CloudFrontFunction(this, 'IndexRewrite', {
+              code: FunctionCode.fromInline(INDEX_REWRITE),
+              runtime: FunctionRuntime.JS_2_0,
+              comment: 'Folder URLs serve their index.html',
+            }),
+          },
+        ],
+      },
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      priceClass: PriceClass.PRICE_CLASS_100,
+    });
+    this.origin = `https://${this.distribution.distributionDomainName}`;
+    this.url = `${this.origin}${STAFF_APP_PATH}`;
+
+    for (const [rule, reason] of [
+      [
+        'AwsSolutions-CFR1',
+        'No geo restriction: staff sign in from wherever the business works; Cognito with a ' +
+          'second factor decides who gets in, not the country.',
+      ],
+      [
+        'AwsSolutions-CFR2',
+        'No WAF web ACL: the distribution serves three static files and config.json, nothing ' +
+          'of a record; sign-in is rate limited and protected by Cognito, the API by its own ' +
+          'throttling and read budgets. A web ACL costs at least $5 a month per stage.',
+      ],
+      [
+        'AwsSolutions-CFR3',
+        'No CloudFront access logs: the distribution serves the same four files to everyone, ' +
+          'nothing of a record; every record read is in the API access logs and the audit trail ' +
+          '(SPEC 8). CloudFront standard logs would also need ACLs on the log bucket, which ' +
+          'the stage keeps off.',
+      ],
+      [
+        'AwsSolutions-CFR4',
+        "The distribution uses CloudFront's default certificate (*.cloudfront.net), for which " +
+          'CloudFront allows TLSv1 at the viewer whatever the setting; TLSv1.2_2021 applies once ' +
+          'a custom domain and certificate are added.',
+      ],
+    ] as const)
+      Validations.of(this.distribution).acknowledge({ id: rule, reason });
+  }
+
+  /** Puts the page and its config.json in the bucket, and clears CloudFront's copies. */
+  deploy(config: Omit<StaffAppConfig, 'cognitoEndpoint'>): void {
+    const prefix = STAFF_APP_PATH.slice(1);
+    new BucketDeployment(this, 'Files', {
+      destinationBucket: this.bucket,
+      destinationKeyPrefix: prefix,
+      sources: [
+        Source.asset(join(PROJECT_ROOT, 'staff-app'), {
+          bundling: {
+            // Bundled here by esbuild, as the functions are; never in a container.
+            image: DockerImage.fromRegistry('none'),
+            local: {
+              tryBundle(outputDir: string) {
+                mkdirSync(outputDir, { recursive: true });
+                for (const [name, file] of Object.entries(buildStaffApp()))
+                  writeFileSync(join(outputDir, name), file.body);
+                return true;
+              },
+            },
+          },
+        }),
+        Source.jsonData(CONFIG_FILE, config),
+      ],
+      // Browsers ask again each time: a deploy is seen at the next load, not a day later.
+      cacheControl: [CacheControl.noCache()],
+      distribution: this.distribution,
+      distributionPaths: [`${STAFF_APP_PATH}*`],
+      memoryLimit: 256,
+      prune: true,
+    });
+    // CDK's bucket deployment handler (one per stack) copies the page's files at deploy time.
+    const copying =
+      "CDK's bucket deployment handler copies the staff page's files from CDK's asset bucket " +
+      'into the staff page bucket at deploy time, and deletes what a new build no longer has';
+    const acknowledgements: [string, string][] = [
+      [
+        'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        `${copying}; it logs with the basic execution role.`,
+      ],
+      [
+        'AwsSolutions-L1',
+        'It runs on the runtime this CDK version chose for it (upgrading aws-cdk-lib upgrades it), only at deploy time.',
+      ],
+      ...['s3:GetObject*', 's3:GetBucket*', 's3:List*', 's3:DeleteObject*', 's3:Abort*'].map(
+        (action): [string, string] => [
+          `AwsSolutions-IAM5[Action::${action}]`,
+          `${copying}: CDK's grant of read (asset bucket) and read-write (page bucket) on objects.`,
+        ],
+      ),
+      [
+        'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
+        `${copying}: the asset's key is known only at deploy time.`,
+      ],
+      [
+        `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket)}.Arn>/*]`,
+        `${copying}: every object of the staff page bucket, which holds nothing else.`,
+      ],
+      [
+        'AwsSolutions-IAM5[Resource::*]',
+        'cloudfront:CreateInvalidation and GetInvalidation, as CDK grants them: after a deploy ' +
+          "the handler clears CloudFront's cached copies of /app/*.",
+      ],
+    ];
+    for (const child of Stack.of(this).node.children)
+      if (child.node.id.startsWith('Custom::CDKBucketDeployment'))
+        for (const [id, reason] of acknowledgements)
+          Validations.of(child).acknowledge({ id, reason });
+  }
+}

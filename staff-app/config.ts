@@ -1,0 +1,17 @@
+/**
+ * The page's settings, written beside it at deploy time (locally: served by the gateway), so one
+ * build of the page serves every stage.
+ */
+export const CONFIG_FILE = 'config.json';
+
+/** What config.json holds: where to sign in and where the API is. */
+export interface StaffAppConfig {
+  /** The API's base URL, without a trailing slash. */
+  readonly apiUrl: string;
+  readonly region: string;
+  readonly userPoolClientId: string;
+  /** Only for the local stack: cognito-local's endpoint instead of Cognito's. */
+  readonly cognitoEndpoint?: string;
+  /** The name authenticator apps show beside the account (the stage's stack name). */
+  readonly issuer: string;
+}

@@ -1,0 +1,105 @@
+/**
+ * The staff page of a stage (lib/staff-app.ts): a private bucket read only by the stage's
+ * CloudFront distribution (origin access control), the page's security headers on every
+ * answer, its address as StaffAppUrl, and config.json naming the stage's API and app client.
+ */
+import { securityHeaders } from '../../staff-app/security-headers';
+import { bothStages, onlyResource, resourcesOf, type Json } from './synth';
+
+describe.each(bothStages())('%s', (_name, get) => {
+  test('the bucket is private and only the distribution reads it, through origin access control', () => {
+    const s = get();
+    const bucket = s.logicalId(s.stack.staffApp.bucket);
+    expect(s.json.Resources[bucket]!.Properties).toMatchObject({
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+    });
+    const [oacId] = onlyResource(s.json, 'AWS::CloudFront::OriginAccessControl');
+    const [distributionId, distribution] = onlyResource(s.json, 'AWS::CloudFront::Distribution');
+    const config = distribution.Properties!.DistributionConfig;
+    expect(config.Origins).toHaveLength(1);
+    expect(config.Origins[0].OriginAccessControlId).toEqual({ 'Fn::GetAtt': [oacId, 'Id'] });
+    expect(config.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
+
+    // The bucket policy lets CloudFront (this distribution only) get objects, and nobody else in.
+    const statements = resourcesOf(s.json, 'AWS::S3::BucketPolicy')
+      .filter(([, p]) => JSON.stringify(p.Properties!.Bucket).includes(bucket))
+      .flatMap(([, p]) => p.Properties!.PolicyDocument.Statement as Json[]);
+    // (A disposable stage adds CDK's emptying of the bucket on delete, which reads no object.)
+    const allows = statements.filter(
+      (st) => st.Effect === 'Allow' && JSON.stringify(st.Action).includes('s3:GetObject'),
+    );
+    expect(allows).toHaveLength(1);
+    expect(allows[0]).toMatchObject({
+      Action: 's3:GetObject',
+      Principal: { Service: 'cloudfront.amazonaws.com' },
+    });
+    expect(JSON.stringify(allows[0].Condition)).toContain(distributionId);
+  });
+
+  test('every answer carries the page security headers: CSP, HSTS, nosniff, DENY, no referrer', () => {
+    const s = get();
+    const [policyId, policy] = onlyResource(s.json, 'AWS::CloudFront::ResponseHeadersPolicy');
+    const [, distribution] = onlyResource(s.json, 'AWS::CloudFront::Distribution');
+    expect(
+      distribution.Properties!.DistributionConfig.DefaultCacheBehavior.ResponseHeadersPolicyId,
+    ).toEqual({
+      Ref: policyId,
+    });
+    const headers = policy.Properties!.ResponseHeadersPolicyConfig;
+    const csp = JSON.stringify(
+      headers.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy,
+    );
+    for (const directive of [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "frame-ancestors 'none'",
+      "form-action 'none'",
+      "base-uri 'none'",
+    ])
+      expect(csp).toContain(directive);
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|\bdata:/);
+    expect(csp).toContain('https://cognito-idp.');
+    expect(headers.SecurityHeadersConfig).toMatchObject({
+      StrictTransportSecurity: {
+        AccessControlMaxAgeSec: 63072000,
+        IncludeSubdomains: true,
+        Override: true,
+      },
+      ContentTypeOptions: { Override: true },
+      FrameOptions: { FrameOption: 'DENY', Override: true },
+      ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true },
+    });
+    // The rest of the list the local gateway sends too (one list: staff-app/security-headers.ts).
+    const local = securityHeaders({ api: 'a', cognito: 'c', files: 'f' });
+    expect(headers.CustomHeadersConfig.Items).toEqual(
+      ['permissions-policy', 'cross-origin-opener-policy'].map((header) => ({
+        Header: header,
+        Value: local[header],
+        Override: true,
+      })),
+    );
+  });
+
+  test("StaffAppUrl is the distribution's /app/, and config.json names this stage's API and app client", () => {
+    const s = get();
+    const distribution = s.logicalId(s.stack.staffApp.distribution);
+    expect(s.json.Outputs!.StaffAppUrl!.Value).toEqual({
+      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distribution, 'DomainName'] }, '/app/']],
+    });
+    const [, deployment] = onlyResource(s.json, 'Custom::CDKBucketDeployment');
+    const config = JSON.stringify(
+      deployment.Properties!.SourceMarkersConfig ?? deployment.Properties,
+    );
+    expect(JSON.stringify(deployment.Properties)).toContain(s.logicalId(s.stack.api.httpApi));
+    expect(JSON.stringify(deployment.Properties)).toContain(s.logicalId(s.stack.identity.client));
+    expect(config).toBeDefined();
+    expect(deployment.Properties!.DestinationBucketKeyPrefix).toBe('app/');
+    expect(deployment.Properties!.DistributionPaths).toEqual(['/app/*']);
+  });
+});
