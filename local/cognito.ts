@@ -1,7 +1,10 @@
 /**
  * A local Cognito user pool: cognito-local run in-process (its own server and services, wired up
  * here so that its data lives under our data directory and it binds 127.0.0.1), provisioned with
- * the demo pool, app client and group on first start, and the demo users restored at every start.
+ * the demo pool, app client and group on first start, and at every start the pool's settings (MFA
+ * required, TOTP only, the stage's password policy) and the demo users restored, each with the
+ * TOTP secret this data directory keeps for them (demo-totp.json), so that their codes can be
+ * computed (`npm run token`, currentCode).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -21,11 +24,16 @@ import {
   CreateUserPoolCommand,
   DescribeUserPoolClientCommand,
   DescribeUserPoolCommand,
-  InitiateAuthCommand,
   ListGroupsCommand,
+  SetUserPoolMfaConfigCommand,
+  UpdateUserPoolCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { CUSTOMER_READERS_GROUP } from '../core/groups';
+import { PASSWORD_POLICY } from '../core/password-policy';
+import { signInWithTotp, type SignedIn } from '../sign-in/flow';
+import { newTotpSecret, totpCode } from '../sign-in/totp';
 import { withAccessControl, type LocalRouter } from './cognito-access';
+import { setVerifiedTotp, withMfa } from './cognito-mfa';
 import { withBoundedRefreshTokens } from './cognito-refresh-tokens';
 import { LOCALHOST } from './net';
 
@@ -39,6 +47,19 @@ export const DEMO_USERS: readonly { username: string; groups: readonly string[] 
 const POOL_NAME = 'currency-exchange-local';
 const CLIENT_NAME = 'currency-exchange-local-client';
 const IDS_FILE = 'demo-pool.json';
+/** The demo users' TOTP secrets, by username: kept with the pool, the same at every start. */
+export const DEMO_TOTP_FILE = 'demo-totp.json';
+
+/** The stage's password rules in the form CreateUserPool and UpdateUserPool take. */
+const POOL_POLICIES = {
+  PasswordPolicy: {
+    MinimumLength: PASSWORD_POLICY.minLength,
+    RequireLowercase: PASSWORD_POLICY.requireLowercase,
+    RequireUppercase: PASSWORD_POLICY.requireUppercase,
+    RequireNumbers: PASSWORD_POLICY.requireDigits,
+    RequireSymbols: PASSWORD_POLICY.requireSymbols,
+  },
+};
 
 export type TokenKind = 'access' | 'id';
 
@@ -58,7 +79,11 @@ export interface LocalCognito {
   readonly issuer: string;
   /** Where the pool's signing keys are published. */
   readonly jwksUri: string;
-  /** Signs a demo user in (USER_PASSWORD_AUTH) and returns the access or ID token. */
+  /** The demo users' TOTP secrets (base32), by username: this data directory's. */
+  readonly demoTotpSecrets: Readonly<Record<string, string>>;
+  /** A demo user's TOTP code now (or at `atMs`), as their authenticator app would show it. */
+  currentCode(username: string, atMs?: number): string;
+  /** Signs a demo user in (password, then their TOTP code) and returns the access or ID token. */
   tokenFor(username: string, kind?: TokenKind): Promise<string>;
   stop(): Promise<void>;
 }
@@ -75,26 +100,34 @@ export function cognitoClient(endpoint: string): CognitoIdentityProviderClient {
   });
 }
 
-/** InitiateAuth USER_PASSWORD_AUTH against a (local) user pool app client. */
-export async function signIn(options: {
+export interface LocalSignIn {
   client: CognitoIdentityProviderClient;
   clientId: string;
   username: string;
   password: string;
-  kind?: TokenKind;
-}): Promise<string> {
-  const result = await options.client.send(
-    new InitiateAuthCommand({
-      AuthFlow: 'USER_PASSWORD_AUTH',
-      ClientId: options.clientId,
-      AuthParameters: { USERNAME: options.username, PASSWORD: options.password },
-    }),
-  );
-  const tokens = result.AuthenticationResult;
-  const token = options.kind === 'id' ? tokens?.IdToken : tokens?.AccessToken;
-  if (!token)
-    throw new Error(`Sign-in did not return tokens (challenge: ${result.ChallengeName ?? 'none'})`);
-  return token;
+  /** The user's TOTP secret, to answer SOFTWARE_TOKEN_MFA (a demo user's: demoTotpSecrets). */
+  totpSecret?: string;
+  /** A user without a TOTP (MFA_SETUP): enrol one; its secret is in the result. */
+  enrol?: boolean;
+}
+
+/** USER_PASSWORD_AUTH and the TOTP challenge against a (local) user pool app client: all tokens. */
+export function signInTokens(options: LocalSignIn): Promise<SignedIn> {
+  const { totpSecret } = options;
+  return signInWithTotp({
+    client: options.client,
+    clientId: options.clientId,
+    username: options.username,
+    password: options.password,
+    ...(totpSecret ? { code: () => totpCode(totpSecret) } : {}),
+    ...(options.enrol ? { enrol: true } : {}),
+  });
+}
+
+/** As signInTokens, the access or ID token only. */
+export async function signIn(options: LocalSignIn & { kind?: TokenKind }): Promise<string> {
+  const tokens = await signInTokens(options);
+  return options.kind === 'id' ? tokens.idToken : tokens.accessToken;
 }
 
 // --- cognito-local, in-process ----------------------------------------------------------------
@@ -164,13 +197,14 @@ function loadCognitoLocal(): CognitoLocalModules {
 /**
  * Mirrors cognito-local's own createDefaultServer, except that the data directory is ours, the
  * issuer is http://127.0.0.1:<port>, there are no Lambda triggers (so neither the AWS SDK v2 nor
- * KMS is loaded), logs go to stderr at error level only, and the refresh tokens kept per user
- * are bounded (local/cognito-refresh-tokens.ts).
+ * KMS is loaded), logs go to stderr at error level only, the refresh tokens kept per user
+ * are bounded (local/cognito-refresh-tokens.ts), and MFA behaves as Cognito's
+ * (local/cognito-mfa.ts).
  */
 async function startCognitoLocalServer(
   port: number,
   dataDir: string,
-): Promise<{ server: Server; endpoint: string }> {
+): Promise<{ server: Server; endpoint: string; store: LocalStore }> {
   const m = loadCognitoLocal();
   const logger = m.pino(
     { level: process.env.COGNITO_LOCAL_LOG_LEVEL ?? 'error' },
@@ -210,8 +244,9 @@ async function startCognitoLocalServer(
     triggers,
   };
   const app = m.createServer(
-    // + AdminUserGlobalSignOut and disabled users refused (local/cognito-access.ts, SPEC 8).
-    withAccessControl(m.Router(services) as LocalRouter, services),
+    // + AdminUserGlobalSignOut and disabled users refused (local/cognito-access.ts, SPEC 8),
+    // + Cognito's MFA_SETUP and TOTP challenges (local/cognito-mfa.ts, issue 31).
+    withAccessControl(withMfa(m.Router(services) as LocalRouter, services), services),
     logger,
     { development: false },
     services,
@@ -227,7 +262,13 @@ async function startCognitoLocalServer(
   const endpoint = `http://${LOCALHOST}:${address.port}`;
   // Tokens carry iss = <IssuerDomain>/<pool id>; known only now that the port is.
   tokenConfig.IssuerDomain = endpoint;
-  return { server, endpoint };
+  return { server, endpoint, store: { cognito, ctx } };
+}
+
+/** cognito-local's services, for what provisioning does that no Cognito call can (a chosen TOTP secret). */
+interface LocalStore {
+  cognito: unknown;
+  ctx: object;
 }
 
 function closeServer(server: Server): Promise<void> {
@@ -273,8 +314,12 @@ async function existingIds(
   }
 }
 
-/** Creates the demo pool and app client once, then the group, and restores the demo users. */
-async function provision(client: CognitoIdentityProviderClient, dataDir: string): Promise<PoolIds> {
+/** Creates the demo pool and app client once, then the pool's settings, the group and the demo users. */
+async function provision(
+  client: CognitoIdentityProviderClient,
+  store: LocalStore,
+  dataDir: string,
+): Promise<PoolIds & { demoTotpSecrets: Record<string, string> }> {
   const file = join(dataDir, IDS_FILE);
   let ids = await existingIds(client, file);
   if (!ids) {
@@ -283,7 +328,8 @@ async function provision(client: CognitoIdentityProviderClient, dataDir: string)
         PoolName: POOL_NAME,
         UsernameAttributes: ['email'],
         AutoVerifiedAttributes: ['email'],
-        MfaConfiguration: 'OFF',
+        MfaConfiguration: 'ON',
+        Policies: POOL_POLICIES,
       }),
     );
     const userPoolId = pool.UserPool?.Id;
@@ -305,6 +351,7 @@ async function provision(client: CognitoIdentityProviderClient, dataDir: string)
     writeFileSync(file, `${JSON.stringify(ids, null, 2)}\n`);
   }
   const { userPoolId } = ids;
+  await applyPoolSettings(client, userPoolId);
   // (ListGroups, not GetGroup: cognito-local answers GetGroup of a missing group with a 500.)
   const groups = await client.send(new ListGroupsCommand({ UserPoolId: userPoolId }));
   if (!groups.Groups?.some((g) => g.GroupName === CUSTOMER_READERS_GROUP)) {
@@ -317,7 +364,61 @@ async function provision(client: CognitoIdentityProviderClient, dataDir: string)
     );
   }
   for (const user of DEMO_USERS) await restoreDemoUser(client, userPoolId, user);
-  return ids;
+  const demoTotpSecrets = await restoreDemoTotp(store, userPoolId, join(dataDir, DEMO_TOTP_FILE));
+  return { ...ids, demoTotpSecrets };
+}
+
+/**
+ * The stage's sign-in rules, at every start (a pool created before issue 31 had MFA off): MFA
+ * required, TOTP only (no SMS), the stage's password policy. UpdateUserPool resets what it is not
+ * given, so it is given all that the pool was created with and it keeps.
+ */
+async function applyPoolSettings(
+  client: CognitoIdentityProviderClient,
+  userPoolId: string,
+): Promise<void> {
+  await client.send(
+    new UpdateUserPoolCommand({
+      UserPoolId: userPoolId,
+      AutoVerifiedAttributes: ['email'],
+      MfaConfiguration: 'ON',
+      Policies: POOL_POLICIES,
+    }),
+  );
+  await client.send(
+    new SetUserPoolMfaConfigCommand({
+      UserPoolId: userPoolId,
+      MfaConfiguration: 'ON',
+      SoftwareTokenMfaConfiguration: { Enabled: true },
+    }),
+  );
+}
+
+/**
+ * Each demo user enrolled in TOTP with the secret this data directory keeps for them (a new one
+ * the first time), at every start: whatever happened to their TOTP since, their codes are the
+ * ones `npm run --silent token -- --code <user>` prints.
+ */
+async function restoreDemoTotp(
+  store: LocalStore,
+  userPoolId: string,
+  file: string,
+): Promise<Record<string, string>> {
+  let kept: Record<string, string> = {};
+  try {
+    kept = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+  } catch {
+    // none kept yet
+  }
+  const secrets: Record<string, string> = {};
+  for (const { username } of DEMO_USERS) {
+    const secret = typeof kept[username] === 'string' ? kept[username] : newTotpSecret();
+    await setVerifiedTotp(store.cognito, store.ctx, { userPoolId, username }, secret);
+    secrets[username] = secret;
+  }
+  if (DEMO_USERS.some(({ username }) => kept[username] !== secrets[username]))
+    writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+  return secrets;
 }
 
 /**
@@ -364,8 +465,9 @@ async function restoreDemoUser(
 }
 
 /**
- * A user of the local pool who can sign in at once: the e-mail address as username, verified,
- * with the demo password made permanent (no first-sign-in password change).
+ * A user of the local pool with the demo password made permanent (no first-sign-in password
+ * change), the e-mail address as username, verified. No TOTP yet: their first sign-in meets
+ * MFA_SETUP, as a stage's user does (signInTokens with `enrol` answers it).
  */
 export async function createUser(
   client: CognitoIdentityProviderClient,
@@ -397,19 +499,33 @@ export async function createUser(
 export async function startCognito(options: LocalCognitoOptions): Promise<LocalCognito> {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
-  const { server, endpoint } = await startCognitoLocalServer(options.port, dataDir);
+  const { server, endpoint, store } = await startCognitoLocalServer(options.port, dataDir);
   const client = cognitoClient(endpoint);
   try {
-    const { userPoolId, clientId } = await provision(client, dataDir);
+    const { userPoolId, clientId, demoTotpSecrets } = await provision(client, store, dataDir);
     const issuer = `${endpoint}/${userPoolId}`;
+    const secretOf = (username: string) => {
+      const secret = demoTotpSecrets[username];
+      if (!secret) throw new Error(`${username} is not a local demo user`);
+      return secret;
+    };
     return {
       endpoint,
       userPoolId,
       clientId,
       issuer,
       jwksUri: `${issuer}/.well-known/jwks.json`,
+      demoTotpSecrets,
+      currentCode: (username, atMs) => totpCode(secretOf(username), atMs),
       tokenFor: (username, kind = 'access') =>
-        signIn({ client, clientId, username, password: DEMO_PASSWORD, kind }),
+        signIn({
+          client,
+          clientId,
+          username,
+          password: DEMO_PASSWORD,
+          totpSecret: secretOf(username),
+          kind,
+        }),
       stop: async () => {
         client.destroy();
         await closeServer(server);

@@ -65,10 +65,15 @@ export interface LocalStack {
     readonly clientId: string;
     readonly issuer: string;
   };
+    /** The demo users' TOTP secrets (base32), by username: this data directory's. */
+    readonly demoTotpSecrets: Readonly<Record<string, string>>;
   /** What the first-start import wrote; undefined when nothing was imported this start. */
   readonly seeded: { records: number; transactions: number; customers: number } | undefined;
   tokenFor(username: string, kind?: TokenKind): Promise<string>;
+  /** Signs a demo user in (password, then their TOTP code): the access or ID token. */
   stop(): Promise<void>;
+  /** A demo user's TOTP code now (or at `atMs`), as their authenticator app would show it. */
+  currentCode(username: string, atMs?: number): string;
 }
 
 /** Stops in reverse order of start. */
@@ -250,6 +255,7 @@ function localStateOf(
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   if (!javaOnPath()) throw new Error(JAVA_REQUIRED); // before anything starts
   const env = options.env ?? process.env;
+      demoTotpSecrets: { ...cognito.demoTotpSecrets },
   // The functions' own rules, now rather than as a 500 on every request (local/start-settings.ts).
   operatorSettingsFromEnv(withoutEmpty(env));
   const dataDir = resolve(options.dataDir);
@@ -296,3 +302,4 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     throw error;
   }
 }
+      currentCode: (username, atMs) => cognito.currentCode(username, atMs),

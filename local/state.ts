@@ -36,7 +36,14 @@ export interface LocalState {
   s3Endpoint: string;
   /** The zone the functions show times in, and so the zone a local import reads them in. */
   displayTimeZone: string;
-  cognito: { endpoint: string; userPoolId: string; clientId: string; issuer: string };
+  cognito: {
+    endpoint: string;
+    userPoolId: string;
+    clientId: string;
+    issuer: string;
+    /** The demo users' TOTP secrets, by username: `npm run token` answers their challenge. */
+    demoTotpSecrets: Record<string, string>;
+  };
   /** The local S3's directory: each object's bytes are a file under it (local/s3-client.ts). */
   s3DataDir: string;
 }

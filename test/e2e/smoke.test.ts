@@ -6,11 +6,16 @@
 import { MANY_READS } from '../support/budgets';
 import { jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { DEMO_PASSWORD } from '../../local/cognito';
+import {
+  AdminAddUserToGroupCommand,
+  AdminGetUserCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { CUSTOMER_READERS_GROUP } from '../../core/groups';
+import { DEMO_PASSWORD, cognitoClient, createUser } from '../../local/cognito';
 import { PROJECT_ROOT } from '../../lib/project-root';
 import { importHandler, startGateway, type Gateway } from '../../local/gateway';
 import { startLocalStack, type LocalStack } from '../../local/stack';
@@ -135,11 +140,16 @@ test('a reader token given as the user token is refused before it could hide a m
 });
 
 test('`npm run smoke`: signs in with username and password, exits 0; exits 1 naming the broken promise; prints no token', async () => {
+  const secrets = stack.cognito.demoTotpSecrets;
   const signIn = {
     SMOKE_USERNAME: 'teller@example.com',
     SMOKE_PASSWORD: DEMO_PASSWORD,
     SMOKE_READER_USERNAME: 'compliance@example.com',
     SMOKE_READER_PASSWORD: DEMO_PASSWORD,
+    // The demo users have TOTP apps: the smoke answers their challenge with these secrets.
+    SMOKE_TOTP_SECRET: secrets['teller@example.com']!,
+    SMOKE_READER_TOTP_SECRET: secrets['compliance@example.com']!,
+    SMOKE_TOTP_FILE: join(dataDir, 'smoke-totp.json'),
     SMOKE_CLIENT_ID: stack.cognito.clientId,
     SMOKE_COGNITO_ENDPOINT: stack.cognito.endpoint,
     SMOKE_REGION: 'us-east-1',
@@ -163,7 +173,74 @@ test('`npm run smoke`: signs in with username and password, exits 0; exits 1 nam
   expect(missing.code).toBe(2);
   expect(missing.stderr).toMatch(/SMOKE_TOKEN/);
 
-  const output = [good, bad, missing].map((r) => r.stdout + r.stderr).join('\n');
+  // Without the secret, a user with a TOTP app cannot be signed in: the smoke says what to set.
+  const { SMOKE_TOTP_SECRET: _secret, ...noSecret } = signIn;
+  const noCode = await smokeCommand(stack.apiUrl, noSecret);
+  expect(noCode.code).toBe(2);
+  expect(noCode.stderr).toBe(
+    'smoke: could not sign in SMOKE_USERNAME: the user has a TOTP app enrolled: ' +
+      'set SMOKE_TOTP_SECRET to its secret, or SMOKE_TOKEN\n',
+  );
+
+  const output = [good, bad, missing, noCode].map((r) => r.stdout + r.stderr).join('\n');
   for (const token of Object.values(tokens)) expect(output).not.toContain(token.split('.')[1]);
   expect(output).not.toContain(DEMO_PASSWORD);
+  for (const secret of Object.values(secrets)) expect(output).not.toContain(secret);
 }, 60_000);
+
+test('`npm run smoke` with users who have no TOTP yet: it enrols each (MFA_SETUP), keeps the secrets, and the next run signs in with codes', async () => {
+  const admin = cognitoClient(stack.cognito.endpoint);
+  const users = { user: 'smoke-teller@example.com', reader: 'smoke-reader@example.com' };
+  try {
+    for (const email of Object.values(users))
+      await createUser(admin, stack.cognito.userPoolId, email);
+    await admin.send(
+      new AdminAddUserToGroupCommand({
+        UserPoolId: stack.cognito.userPoolId,
+        Username: users.reader,
+        GroupName: CUSTOMER_READERS_GROUP,
+      }),
+    );
+    const file = join(dataDir, 'smoke-enrol-totp.json');
+    const smokeEnv = {
+      SMOKE_USERNAME: users.user,
+      SMOKE_PASSWORD: DEMO_PASSWORD,
+      SMOKE_READER_USERNAME: users.reader,
+      SMOKE_READER_PASSWORD: DEMO_PASSWORD,
+      SMOKE_CLIENT_ID: stack.cognito.clientId,
+      SMOKE_COGNITO_ENDPOINT: stack.cognito.endpoint,
+      SMOKE_REGION: 'us-east-1',
+      SMOKE_TOTP_FILE: file,
+    };
+
+    const first = await smokeCommand(stack.apiUrl, smokeEnv);
+    expect({ code: first.code, stderr: first.stderr }).toEqual({ code: 0, stderr: '' });
+    for (const who of ['SMOKE_USERNAME', 'SMOKE_READER_USERNAME'])
+      expect(first.stdout).toContain(
+        `smoke: enrolled a TOTP app for ${who}; its secret is kept in ${file}`,
+      );
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+    expect(Object.keys(kept).sort()).toEqual(
+      Object.values(users)
+        .map((u) => `${stack.cognito.clientId}/${u}`)
+        .sort(),
+    );
+    expect(statSync(file).mode & 0o077).toBe(0);
+    for (const email of Object.values(users)) {
+      const got = await admin.send(
+        new AdminGetUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: email }),
+      );
+      expect(got.UserMFASettingList).toEqual(['SOFTWARE_TOKEN_MFA']);
+    }
+
+    // The next run answers SOFTWARE_TOKEN_MFA with codes from the kept secrets.
+    const next = await smokeCommand(stack.apiUrl, smokeEnv);
+    expect({ code: next.code, stderr: next.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(next.stdout).not.toContain('enrolled');
+    expect(next.stdout).toMatch(/promises kept/);
+    for (const secret of Object.values(kept))
+      expect(first.stdout + next.stdout).not.toContain(secret);
+  } finally {
+    admin.destroy();
+  }
+}, 90_000);

@@ -20,7 +20,7 @@ import {
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PROJECT_ROOT } from '../../lib/project-root';
 import { CUSTOMER_READERS_GROUP } from '../../core/groups';
-import { cognitoClient, createUser, DEMO_PASSWORD } from '../../local/cognito';
+import { cognitoClient, createUser, DEMO_PASSWORD, signInTokens } from '../../local/cognito';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { startCognitoFaultProxy } from '../support/cognito-fault-proxy';
 
@@ -116,16 +116,21 @@ interface Tokens {
   iat: number;
 }
 
+/** Each test user's TOTP secret, from their first sign-in (MFA required: they enrol then). */
+const totpSecrets = new Map<string, string>();
+
 async function signIn(email: string): Promise<Tokens> {
-  const result = await cognito.send(
-    new InitiateAuthCommand({
-      AuthFlow: 'USER_PASSWORD_AUTH',
-      ClientId: stack.cognito.clientId,
-      AuthParameters: { USERNAME: email, PASSWORD: DEMO_PASSWORD },
-    }),
-  );
-  const access = result.AuthenticationResult!.AccessToken!;
-  return { access, refresh: result.AuthenticationResult!.RefreshToken!, iat: claims(access).iat };
+  const tokens = await signInTokens({
+    client: cognito,
+    clientId: stack.cognito.clientId,
+    username: email,
+    password: DEMO_PASSWORD,
+    totpSecret: totpSecrets.get(email),
+    enrol: true,
+  });
+  if (tokens.enrolledSecret) totpSecrets.set(email, tokens.enrolledSecret);
+  const access = tokens.accessToken;
+  return { access, refresh: tokens.refreshToken, iat: claims(access).iat };
 }
 
 function claims(token: string): { iat: number; sub: string; [claim: string]: unknown } {

@@ -15,6 +15,7 @@ import {
   DEMO_PASSWORD,
   cognitoClient,
   createUser,
+  signInTokens,
   startCognito,
   type LocalCognito,
 } from '../../local/cognito';
@@ -37,15 +38,21 @@ async function stop(): Promise<void> {
   await cognito?.stop();
 }
 
+/** The user's TOTP secret, enrolled at their first sign-in (beforeAll): MFA is required. */
+let totpSecret: string | undefined;
+
+/** A sign-in (password and TOTP code); its refresh token. */
 async function signIn(): Promise<string> {
-  const result = await client.send(
-    new InitiateAuthCommand({
-      AuthFlow: 'USER_PASSWORD_AUTH',
-      ClientId: cognito.clientId,
-      AuthParameters: { USERNAME: EMAIL, PASSWORD: DEMO_PASSWORD },
-    }),
-  );
-  return result.AuthenticationResult!.RefreshToken!;
+  const tokens = await signInTokens({
+    client,
+    clientId: cognito.clientId,
+    username: EMAIL,
+    password: DEMO_PASSWORD,
+    totpSecret,
+    enrol: true,
+  });
+  totpSecret ??= tokens.enrolledSecret;
+  return tokens.refreshToken;
 }
 
 async function refresh(refreshToken: string): Promise<string> {
@@ -79,6 +86,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'cognito-refresh-'));
   await start();
   await createUser(client, cognito.userPoolId, EMAIL);
+  await signIn(); // the first sign-in enrols the user's TOTP
 }, 60_000);
 
 afterAll(async () => {

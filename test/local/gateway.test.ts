@@ -121,6 +121,7 @@ beforeAll(async () => {
       clientId: otherClient.UserPoolClient!.ClientId!,
       username: 'compliance@example.com',
       password: (await import('../../local/cognito')).DEMO_PASSWORD,
+      totpSecret: cognito.demoTotpSecrets['compliance@example.com'],
     });
   } finally {
     admin.destroy();

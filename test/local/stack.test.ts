@@ -144,6 +144,21 @@ describe('npm run --silent token', () => {
     expect((await get('/customers/1', token)).status).toBe(200);
   });
 
+  test('--code prints only a demo user’s current TOTP code, the one their authenticator shows', async () => {
+    const before = Date.now();
+    const { code, stdout, stderr } = await tokenCommand('--code', 'teller@example.com');
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toMatch(/^\d{6}\n$/);
+    // The code of some instant while the command ran (it may have crossed a 30 s step).
+    const during = new Set<string>();
+    for (let at = before; at <= Date.now() + 1000; at += 1000)
+      during.add(stack.currentCode('teller@example.com', at));
+    expect(during).toContain(stdout.trim());
+    expect(stack.currentCode('compliance@example.com', before)).not.toBe(
+      stack.currentCode('teller@example.com', before),
+    );
+  });
+
   test('an unknown user: nothing on stdout, a clear error, a non-zero exit', async () => {
     const { code, stdout, stderr } = await tokenCommand('nobody@example.com');
     expect(code).not.toBe(0);

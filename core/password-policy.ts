@@ -1,0 +1,13 @@
+/**
+ * The staff password rules, in one place: the stage's user pool (lib/identity.ts) and the local
+ * one (local/cognito.ts) hold new passwords to them, so a password the local stack's first
+ * sign-in takes is one a stage takes too. Plain values: the local stack reads them without
+ * aws-cdk-lib.
+ */
+export const PASSWORD_POLICY = {
+  minLength: 12,
+  requireLowercase: true,
+  requireUppercase: true,
+  requireDigits: true,
+  requireSymbols: true,
+} as const;
