@@ -17,8 +17,4 @@ export default {
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   testTimeout: 30000,
   maxWorkers: 2,
-  // Synth tests first, and a worker whose heap has grown past this is replaced between files, so
-  // no worker ends the run holding the synth tests' memory: see the sequencer for why.
-  testSequencer: '<rootDir>/test/support/synth-first-sequencer.js',
-  workerIdleMemoryLimit: '400MB',
 };

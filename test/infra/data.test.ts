@@ -134,10 +134,12 @@ test('the access log bucket: public access blocked, TLS-only, encrypted, retaine
   const id = s.logicalId(s.stack.data.accessLogsBucket);
   expectPrivateTlsOnlyEncryptedRetained(id);
   const allows = policyOf(id).filter((st) => st.Effect === 'Allow');
-  // The files bucket's and the import drop's server access logs.
-  const sources = [s.stack.data.bucket, s.stack.importDrop.bucket].map((bucket) => ({
-    'Fn::GetAtt': [s.logicalId(bucket), 'Arn'],
-  }));
+  // The files bucket's, the staff page's and the import drop's server access logs.
+  const sources = [s.stack.data.bucket, s.stack.staffApp.bucket, s.stack.importDrop.bucket].map(
+    (bucket) => ({
+      'Fn::GetAtt': [s.logicalId(bucket), 'Arn'],
+    }),
+  );
   expect(allows).toHaveLength(sources.length);
   for (const [k, allow] of allows.entries())
     expect(allow).toMatchObject({
@@ -146,6 +148,6 @@ test('the access log bucket: public access blocked, TLS-only, encrypted, retaine
       Condition: { ArnLike: { 'aws:SourceArn': sources[k] } },
     });
   expect(resourcesUnder(s.json, 'AWS::S3::Bucket', 'Data')).toHaveLength(2);
-  // + the import drop (import-drop.test.ts)
-  expect(resourcesOf(s.json, 'AWS::S3::Bucket')).toHaveLength(3);
+  // + the import drop's (import-drop.test.ts) and the staff page's (staff-app.test.ts)
+  expect(resourcesOf(s.json, 'AWS::S3::Bucket')).toHaveLength(4);
 });
