@@ -1,4 +1,4 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import {
   AccountRecovery,
   CfnUserPoolRiskConfigurationAttachment,
@@ -11,6 +11,7 @@ import {
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { CUSTOMER_READERS_GROUP } from '../core/groups';
+import { PASSWORD_POLICY } from '../core/password-policy';
 import { defaultThreatProtection, type ThreatProtection } from './settings';
 import { removalPolicyFor } from './stage';
 
@@ -25,9 +26,10 @@ export const REFRESH_TOKEN_VALIDITY = Duration.hours(12);
 
 /**
  * The sign-in flows the app client allows, and nothing else: USER_PASSWORD_AUTH is what the
- * docs, `npm run smoke` (bin/smoke.ts) and the local stack use. SRP is not allowed: nothing
- * uses it, and Cognito does not check SRP sign-ins for compromised credentials, so allowing it
- * would let a leaked password past that check.
+ * docs, `npm run token` and `npm run smoke` (sign-in/flow.ts), the staff page and the local
+ * stack use, each then answering the TOTP challenge. SRP is not allowed: nothing uses it, and
+ * Cognito does not check SRP sign-ins for compromised credentials, so allowing it would let a
+ * leaked password past that check.
  */
 export const AUTH_FLOWS = { userPassword: true } as const;
 
@@ -38,19 +40,22 @@ export const THREAT_PROTECTION_MODE: Record<ThreatProtection, StandardThreatProt
 };
 
 /**
- * What happens to each sign-in flow the client allows, in each mode: the AwsSolutions-COG2
- * acknowledgement's reason, and the same words in docs/operations.md and docs/security.md
- * (test/infra/identity.test.ts holds them together). Sources: Cognito developer guide,
+ * What happens to each sign-in flow the client allows, in each mode (Identity.signInFlows): the
+ * same words in docs/operations.md and docs/security.md (test/infra/identity.test.ts holds them
+ * together). It was the AwsSolutions-COG2 acknowledgement's reason while MFA was optional; with
+ * MFA required (issue 31) COG2 has nothing to acknowledge. Sources: Cognito developer guide,
  * "Advanced security with threat protection" (compromised credentials are checked in
- * username-password flows, not in SRP or custom authentication) and "Threat protection"
- * (audit-only mode takes no action), checked 2026-11-25.
+ * username-password flows, not in SRP or custom authentication), "Threat protection"
+ * (audit-only mode takes no action) and "TOTP software token MFA" (MFA_SETUP, SOFTWARE_TOKEN_MFA),
+ * checked 2026-11-26.
  */
 export function threatProtectionReason(mode: ThreatProtection): string {
   const mfa =
-    'MFA is OPTIONAL by product decision: staff are created by an administrator and get ' +
-    'tokens with the documented CLI flow (initiate-auth USER_PASSWORD_AUTH), which cannot ' +
-    'complete a forced TOTP enrolment. TOTP is enabled for every user to enrol. The app client ' +
-    'allows USER_PASSWORD_AUTH and REFRESH_TOKEN_AUTH only (no SRP, no custom auth). ';
+    'MFA is REQUIRED, TOTP only (no SMS): a correct password alone yields no tokens. ' +
+    "USER_PASSWORD_AUTH then answers SOFTWARE_TOKEN_MFA (a code of the user's authenticator " +
+    'app) or, for a user who has not enrolled one yet, MFA_SETUP (the first sign-in enrols it). ' +
+    'The app client allows USER_PASSWORD_AUTH and REFRESH_TOKEN_AUTH only (no SRP, no custom ' +
+    'auth). ';
   const refresh =
     'REFRESH_TOKEN_AUTH carries no password, so no compromised-credential check applies to ' +
     `it: a refresh token lasts ${REFRESH_TOKEN_VALIDITY.toHours()} hours and ` +
@@ -62,8 +67,9 @@ export function threatProtectionReason(mode: ThreatProtection): string {
       'for all app clients (Identity/RiskConfiguration): a USER_PASSWORD_AUTH sign-in with ' +
       'compromised credentials is blocked (the user must reset the password), and so is a ' +
       'password change to a compromised password; every USER_PASSWORD_AUTH sign-in is scored ' +
-      'for account takeover risk: low is allowed, medium gets an MFA challenge if the user has ' +
-      'TOTP (allowed otherwise), high is blocked. ' +
+      'for account takeover risk: high is blocked; low and medium go on to the second factor ' +
+      'every sign-in meets (the medium action, an MFA challenge if the user has TOTP, adds ' +
+      'nothing while MFA is required). ' +
       refresh
     );
   return (
@@ -71,8 +77,8 @@ export function threatProtectionReason(mode: ThreatProtection): string {
     'Plus threat protection runs in audit-only mode (AUDIT, threatProtection=audit): every ' +
     'USER_PASSWORD_AUTH sign-in and password change is checked for compromised credentials ' +
     'and scored for account takeover risk, and Cognito logs the result and publishes metrics, ' +
-    'but blocks and challenges nothing; the actions in Identity/RiskConfiguration take effect ' +
-    'only with threatProtection=enforced. ' +
+    'but blocks nothing and asks for nothing beyond the second factor every sign-in meets; the ' +
+    'actions in Identity/RiskConfiguration take effect only with threatProtection=enforced. ' +
     refresh
   );
 }
@@ -89,6 +95,8 @@ export interface IdentityProps {
  * (no self sign-up), and the one app client whose tokens the API accepts.
  */
 export class Identity extends Construct {
+  /** What happens to each sign-in flow of the client, in this pool's mode (threatProtectionReason). */
+  readonly signInFlows: string;
   readonly userPool: UserPool;
   readonly client: UserPoolClient;
   readonly customerReaders: UserPoolGroup;
@@ -104,16 +112,12 @@ export class Identity extends Construct {
       signInCaseSensitive: false,
       autoVerify: { email: true },
       standardAttributes: { email: { required: true, mutable: true } },
-      passwordPolicy: {
-        minLength: 12,
-        requireLowercase: true,
-        requireUppercase: true,
-        requireDigits: true,
-        requireSymbols: true,
-        tempPasswordValidity: Duration.days(3),
-      },
-      // TOTP apps only: SMS would need an SNS role and spend limits, and is the weaker factor.
-      mfa: Mfa.OPTIONAL,
+      // The local pool holds new passwords to the same rules (local/cognito.ts).
+      passwordPolicy: { ...PASSWORD_POLICY, tempPasswordValidity: Duration.days(3) },
+      // Nobody in with a password alone (SPEC 8): every sign-in answers a TOTP challenge, and a
+      // user's first sign-in enrols their authenticator app (MFA_SETUP). TOTP apps only: SMS
+      // would need an SNS role and spend limits, and is the weaker factor.
+      mfa: Mfa.REQUIRED,
       mfaSecondFactor: { otp: true, sms: false },
       accountRecovery: AccountRecovery.EMAIL_ONLY,
       // Plus: compromised-credential checks and adaptive authentication (RiskConfiguration below).
@@ -123,10 +127,7 @@ export class Identity extends Construct {
       deletionProtection: !disposable,
       removalPolicy: removalPolicyFor(disposable),
     });
-    Validations.of(this.userPool).acknowledge({
-      id: 'AwsSolutions-COG2',
-      reason: threatProtectionReason(threatProtection),
-    });
+    this.signInFlows = threatProtectionReason(threatProtection);
 
     this.client = this.userPool.addClient('ApiClient', {
       // A public client (CLI, browser): a secret could not be kept secret there.
@@ -146,8 +147,7 @@ export class Identity extends Construct {
       description: 'May read customer records (GET /customers/{customer_id})',
     });
 
-    // Threat protection as configured, not Cognito's defaults: the COG2 acknowledgement above
-    // relies on it. The actions apply in full-function mode only (threatProtection=enforced).
+    // Threat protection as configured, not Cognito's defaults: signInFlows above relies on it. The actions apply in full-function mode only (threatProtection=enforced).
     // No action notifies: notification e-mails would need an SES identity.
     new CfnUserPoolRiskConfigurationAttachment(this, 'RiskConfiguration', {
       userPoolId: this.userPool.userPoolId,

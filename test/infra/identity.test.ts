@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
-import { threatProtectionReason } from '../../lib/identity';
+import { threatProtectionReason, type Identity } from '../../lib/identity';
 import { PROJECT_ROOT } from '../../lib/project-root';
 import {
   DISPOSABLE_DEV_CONTEXT,
@@ -24,13 +24,14 @@ afterAll(() => {
   dev?.cleanup();
 });
 
-function cog2Reason(pool: IConstruct): string | undefined {
-  const acknowledged = pool.node.metadata
+/** What the construct says of its sign-in flows (threatProtectionReason, the docs' words). */
+const flowsOf = (identity: Identity): string => identity.signInFlows;
+
+/** The AwsSolutions rules acknowledged on a construct. */
+function acknowledged(construct: IConstruct): string[] {
+  return construct.node.metadata
     .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
-    .map((m) => m.data as Record<string, string>);
-  return Object.entries(Object.assign({}, ...acknowledged) as Record<string, string>).find(([id]) =>
-    id.endsWith('AwsSolutions-COG2'),
-  )?.[1];
+    .flatMap((m) => Object.keys(m.data as Record<string, string>));
 }
 
 function explicitAuthFlows(json: CfnTemplate): string[] {
@@ -43,15 +44,24 @@ function advancedSecurityMode(json: CfnTemplate): string {
   return pool.Properties!.UserPoolAddOns.AdvancedSecurityMode as string;
 }
 
-test('the pool: no self sign-up, sign-in by e-mail, strong passwords, optional TOTP MFA, retained', () => {
+test('the pool: no self sign-up, sign-in by e-mail, strong passwords, MFA required with TOTP only, retained', () => {
   const [, pool] = onlyResource(s.json, 'AWS::Cognito::UserPool');
   expect(pool.Properties).toMatchObject({
     AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
     UsernameAttributes: ['email'],
-    MfaConfiguration: 'OPTIONAL',
-    EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
     DeletionProtection: 'ACTIVE',
   });
+  // Issue 31: nobody in with a password alone; TOTP apps only, no SMS (nor e-mail) codes.
+  for (const json of [s.json, dev.json]) {
+    const [, each] = onlyResource(json, 'AWS::Cognito::UserPool');
+    expect(each.Properties!.MfaConfiguration).toBe('ON');
+    expect(each.Properties!.EnabledMfas).toEqual(['SOFTWARE_TOKEN_MFA']);
+    expect(each.Properties!.SmsConfiguration).toBeUndefined();
+  }
+  // MFA required: cdk-nag's COG2 has no finding, so nothing on the pool acknowledges it.
+  expect(acknowledged(s.stack.identity.userPool)).not.toContainEqual(
+    expect.stringContaining('AwsSolutions-COG2'),
+  );
   const password = pool.Properties!.Policies.PasswordPolicy;
   expect(password.MinimumLength).toBeGreaterThanOrEqual(12);
   expect(password).toMatchObject({
@@ -87,7 +97,7 @@ test('threat protection mode per stage and per -c threatProtection', () => {
       const [, pool] = onlyResource(other.json, 'AWS::Cognito::UserPool');
       expect(pool.Properties!.UserPoolTier).toBe('PLUS');
       onlyResource(other.json, 'AWS::Cognito::UserPoolRiskConfigurationAttachment');
-      expect(cog2Reason(other.stack.identity.userPool)).toBe(
+      expect(flowsOf(other.stack.identity)).toBe(
         threatProtectionReason(mode === 'AUDIT' ? 'audit' : 'enforced'),
       );
     } finally {
@@ -129,7 +139,7 @@ test('the customer-readers group exists in the pool', () => {
   });
 });
 
-/** Issue 17: threat protection as claimed in the COG2 acknowledgement, not Cognito's defaults. */
+/** Issue 17: threat protection as the sign-in flows' statement claims it, not Cognito's defaults. */
 test('threat protection is configured: compromised credentials blocked, account takeover by risk level, no e-mails', () => {
   const [, attachment] = onlyResource(s.json, 'AWS::Cognito::UserPoolRiskConfigurationAttachment');
   expect(attachment.Properties).toEqual({
@@ -163,41 +173,49 @@ const COMPROMISED_CREDENTIALS_CHECKED = new Set([
 describe.each([
   ['default stage (enforced)', () => s],
   ['disposable dev stage (audit)', () => dev],
-])('%s: the COG2 acknowledgement says what happens to each flow the client allows', (_n, get) => {
-  test('it names every allowed flow, and claims no compromised-credential check for a flow without one', () => {
-    const reason = cog2Reason(get().stack.identity.userPool)!;
-    const enforced = advancedSecurityMode(get().json) === 'ENFORCED';
-    for (const flow of explicitAuthFlows(get().json)) {
-      const name = flow.replace(/^ALLOW_/, '');
-      expect([flow, reason.includes(name)]).toEqual([flow, true]);
-      if (!COMPROMISED_CREDENTIALS_CHECKED.has(flow))
-        expect([flow, reason]).toEqual([
-          flow,
-          expect.stringMatching(new RegExp(`${name}[^.]*no compromised-credential check`)),
-        ]);
-    }
-    // Blocking is claimed exactly when the mode enforces it, and audit mode says it blocks nothing.
-    expect(/compromised credentials is blocked/.test(reason)).toBe(enforced);
-    expect(/blocks and challenges nothing/.test(reason)).toBe(!enforced);
-    // The old wording claimed blocking "at sign-in" for every flow, SRP included.
-    expect(reason).not.toMatch(/compromised credentials are blocked at sign-in/);
-  });
+])(
+  '%s: the sign-in flows statement says what happens to each flow the client allows',
+  (_n, get) => {
+    test('it names every allowed flow, and claims no compromised-credential check for a flow without one', () => {
+      const reason = flowsOf(get().stack.identity);
+      const enforced = advancedSecurityMode(get().json) === 'ENFORCED';
+      for (const flow of explicitAuthFlows(get().json)) {
+        const name = flow.replace(/^ALLOW_/, '');
+        expect([flow, reason.includes(name)]).toEqual([flow, true]);
+        if (!COMPROMISED_CREDENTIALS_CHECKED.has(flow))
+          expect([flow, reason]).toEqual([
+            flow,
+            expect.stringMatching(new RegExp(`${name}[^.]*no compromised-credential check`)),
+          ]);
+      }
+      // Blocking is claimed exactly when the mode enforces it, and audit mode says it blocks nothing.
+      expect(/compromised credentials is blocked/.test(reason)).toBe(enforced);
+      expect(/blocks nothing/.test(reason)).toBe(!enforced);
+      // Issue 31: a password alone yields a challenge, never tokens, in either mode.
+      expect(reason).toMatch(/^MFA is REQUIRED, TOTP only \(no SMS\)/);
+      expect(reason).toContain('SOFTWARE_TOKEN_MFA');
+      expect(reason).toContain('MFA_SETUP');
+      // The old wording claimed blocking "at sign-in" for every flow, SRP included.
+      expect(reason).not.toMatch(/compromised credentials are blocked at sign-in/);
+    });
 
-  test('docs/operations.md states the reason word for word', () => {
-    const operations = readFileSync(join(PROJECT_ROOT, 'docs', 'operations.md'), 'utf8');
-    const reason = cog2Reason(get().stack.identity.userPool)!;
-    const flat = operations.replace(/\s+/g, ' ');
-    expect({ inDocs: flat.includes(reason), reason }).toEqual({ inDocs: true, reason });
-  });
-});
+    test('docs/operations.md states it word for word', () => {
+      const operations = readFileSync(join(PROJECT_ROOT, 'docs', 'operations.md'), 'utf8');
+      const reason = flowsOf(get().stack.identity);
+      const flat = operations.replace(/\s+/g, ' ');
+      expect({ inDocs: flat.includes(reason), reason }).toEqual({ inDocs: true, reason });
+    });
+  },
+);
 
-test('the COG2 acknowledgement says what is configured, and only that', () => {
-  const reason = cog2Reason(s.stack.identity.userPool);
+test('the sign-in flows statement says what is configured, and only that', () => {
+  const reason = flowsOf(s.stack.identity);
   expect(reason).toContain(
-    'account takeover risk: low is allowed, medium gets an MFA challenge if the user has TOTP ' +
-      '(allowed otherwise), high is blocked.',
+    'account takeover risk: high is blocked; low and medium go on to the second factor every ' +
+      'sign-in meets (the medium action, an MFA challenge if the user has TOTP, adds nothing ' +
+      'while MFA is required).',
   );
   expect(reason).toContain('no notification e-mails.');
-  // The earlier wording promised a challenge for every risky sign-in of enrolled users.
-  expect(reason).not.toMatch(/challenges risky sign-ins/);
+  // The earlier wordings: a challenge for every risky sign-in of enrolled users; MFA optional.
+  expect(reason).not.toMatch(/challenges risky sign-ins|allowed otherwise|OPTIONAL/);
 });
