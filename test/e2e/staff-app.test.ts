@@ -1,0 +1,281 @@
+/**
+ * The staff page (/app/) as staff use it, in a real browser against the local stack as
+ * `npm start` runs it: Debian's Chromium driven by playwright-core. First sign-in of a new user
+ * (new password, TOTP enrolment with the key the page shows), sign-in with a code, a transaction
+ * with its signature, a teller refused a customer in words, a compliance officer shown the
+ * customer and the ID photo, sign-out (no token left, the refresh token revoked), an expired
+ * token back to sign-in; no token in web storage after any step. Screenshots of each screen are
+ * left in test/.artifacts/staff-app/ (git-ignored; docs/images/ holds copies).
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  AdminCreateUserCommand,
+  InitiateAuthCommand,
+  type CognitoIdentityProviderClient,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { PROJECT_ROOT } from '../../lib/project-root';
+import { cognitoClient, DEMO_PASSWORD } from '../../local/cognito';
+import { startLocalStack, type LocalStack } from '../../local/stack';
+import { totpCode } from '../../sign-in/totp';
+import { STAFF_APP_PATH } from '../../staff-app/files';
+import { securityHeaders } from '../../staff-app/security-headers';
+import { CHROMIUM_ARGS, describeWithChromium } from '../support/chromium';
+
+/** What the checks read of the page's elements (the tests' TypeScript has no DOM types). */
+interface ImageElement {
+  decode(): Promise<void>;
+  readonly naturalWidth: number;
+}
+interface CanvasElement {
+  readonly width: number;
+  readonly height: number;
+  getContext(kind: '2d'): {
+    getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+  } | null;
+}
+const imageWidth = (img: ImageElement) => img.decode().then(() => img.naturalWidth);
+
+const SHOTS = join(PROJECT_ROOT, 'test', '.artifacts', 'staff-app');
+const [describeWithBrowser, executablePath] = describeWithChromium('the browser test of /app/');
+
+describeWithBrowser('the staff page in Chromium', () => {
+  let dataDir: string;
+  let stack: LocalStack;
+  let browser: Browser;
+  let cognito: CognitoIdentityProviderClient;
+  let appUrl: string;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'staff-app-test-'));
+    [stack, browser] = await Promise.all([
+      startLocalStack({ port: 0, dataDir, inMemory: true, log: () => undefined }),
+      chromium.launch({ executablePath, args: CHROMIUM_ARGS }),
+    ]);
+    cognito = cognitoClient(stack.cognito.endpoint);
+    appUrl = `${stack.apiUrl}${STAFF_APP_PATH}`;
+    mkdirSync(SHOTS, { recursive: true });
+  }, 90_000);
+
+  afterAll(async () => {
+    cognito?.destroy();
+    await browser?.close();
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** A fresh page that records every refresh token Cognito hands it and every URL it visits. */
+  async function openPage(options: { fakeClock?: boolean } = {}): Promise<{
+    page: Page;
+    refreshTokens: string[];
+    accessTokens: string[];
+  }> {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    // The page's clock, moved forward by the test; Cognito and the API keep real time.
+    if (options.fakeClock) await page.clock.install();
+    const refreshTokens: string[] = [];
+    const accessTokens: string[] = [];
+    page.on('response', async (response) => {
+      if (!response.url().startsWith(stack.cognito.endpoint) || response.status() !== 200) return;
+      const body = (await response.json().catch(() => ({}))) as {
+        AuthenticationResult?: { RefreshToken?: string; AccessToken?: string };
+      };
+      if (body.AuthenticationResult?.RefreshToken)
+        refreshTokens.push(body.AuthenticationResult.RefreshToken);
+      if (body.AuthenticationResult?.AccessToken)
+        accessTokens.push(body.AuthenticationResult.AccessToken);
+    });
+    await page.goto(appUrl);
+    await visible(page, 'sign-in');
+    return { page, refreshTokens, accessTokens };
+  }
+
+  async function visible(page: Page, screen: string): Promise<void> {
+    await page.locator(`#screen-${screen}`).waitFor({ state: 'visible' });
+  }
+
+  /** Nothing of a token in localStorage, sessionStorage or cookies, and the address is /app/. */
+  async function expectNothingStored(page: Page): Promise<void> {
+    const stored = await page.evaluate(
+      '({ local: localStorage.length, session: sessionStorage.length, cookies: document.cookie })',
+    );
+    expect(stored).toEqual({ local: 0, session: 0, cookies: '' });
+    expect(page.url()).toBe(appUrl);
+  }
+
+  async function signInWithCode(page: Page, username: string, shot?: string): Promise<void> {
+    await page.locator('#sign-in-form [name=username]').fill(username);
+    await page.locator('#sign-in-form [name=password]').fill(DEMO_PASSWORD);
+    await page.locator('#sign-in-form button').click();
+    await visible(page, 'code');
+    await expectNothingStored(page);
+    if (shot) await page.screenshot({ path: join(SHOTS, shot) });
+    await page.locator('#code-form [name=code]').fill(stack.currentCode(username));
+    await page.locator('#code-form button').click();
+    await visible(page, 'lookup');
+    await expectNothingStored(page);
+  }
+
+  async function lookUp(page: Page, kind: 'transaction' | 'customer', id: string): Promise<void> {
+    await page.locator(`#${kind}-form [name=id]`).fill(id);
+    await page.locator(`#${kind}-form button`).click();
+    await page.locator(`#result article, #lookup-error:not([hidden])`).first().waitFor();
+  }
+
+  test('the page and its files carry the security headers, locally as in a stage', async () => {
+    const expected = securityHeaders({
+      api: stack.apiUrl,
+      cognito: new URL(stack.cognito.endpoint).origin,
+      files: new URL(stack.s3Endpoint).origin,
+    });
+    for (const file of ['', 'app.js', 'app.css', 'config.json']) {
+      const response = await fetch(`${appUrl}${file}`);
+      expect(response.status).toBe(200);
+      for (const [name, value] of Object.entries(expected))
+        expect([file, name, response.headers.get(name)]).toEqual([file, name, value]);
+    }
+    const csp = expected['content-security-policy']!;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
+  });
+
+  test('a teller: password, then a code; a transaction with its lines and signature; a customer refused in words', async () => {
+    const { page, accessTokens } = await openPage();
+    await page.screenshot({ path: join(SHOTS, 'sign-in.png') });
+    await signInWithCode(page, 'teller@example.com', 'code.png');
+
+    await lookUp(page, 'transaction', '1');
+    const article = page.locator('#result article[data-kind=transaction]');
+    await expect(article.locator('h3').innerText()).resolves.toBe('Receipt 20230915000123');
+    await expect(article.innerText()).resolves.toContain('56.12500');
+    const signature = article.locator('img.image');
+    await expect(signature.evaluate(imageWidth)).resolves.toBeGreaterThan(0);
+    await page.screenshot({ path: join(SHOTS, 'transaction.png'), fullPage: true });
+
+    // Amounts exactly as the API sends them: 22 digits survive.
+    await lookUp(page, 'transaction', '2');
+    await expect(page.locator('#result').innerText()).resolves.toContain('12345678901234567890.12');
+
+    await lookUp(page, 'customer', '1');
+    await expect(page.locator('#lookup-error').innerText()).resolves.toBe(
+      'Your account may not read customers.',
+    );
+    await expect(page.locator('#result').innerText()).resolves.toBe('');
+    await page.screenshot({ path: join(SHOTS, 'refused.png') });
+
+    await lookUp(page, 'transaction', '999999');
+    await expect(page.locator('#lookup-error').innerText()).resolves.toBe(
+      'There is no transaction with that id.',
+    );
+    await expectNothingStored(page);
+    // The token the page holds appears nowhere in its document.
+    expect(accessTokens).toHaveLength(1);
+    expect(await page.content()).not.toContain(accessTokens[0]!);
+    await page.close();
+  }, 60_000);
+
+  test('a compliance officer sees the customer and the ID photo; sign-out forgets the tokens and revokes the refresh token', async () => {
+    const { page, refreshTokens, accessTokens } = await openPage();
+    await signInWithCode(page, 'compliance@example.com');
+    await lookUp(page, 'customer', '1');
+    const article = page.locator('#result article[data-kind=customer]');
+    await expect(article.innerText()).resolves.toContain('TIN');
+    const photo = article.locator('img.image');
+    await expect(photo.evaluate(imageWidth)).resolves.toBeGreaterThan(0);
+    await page.screenshot({ path: join(SHOTS, 'customer.png'), fullPage: true });
+
+    expect(refreshTokens).toHaveLength(1);
+    await page.locator('#sign-out').click();
+    await visible(page, 'signed-out');
+    await expect(page.locator('#screen-signed-out').innerText()).resolves.toContain(
+      'npm run access -- revoke',
+    );
+    await page.screenshot({ path: join(SHOTS, 'signed-out.png') });
+    await expectNothingStored(page);
+    const html = await page.content();
+    expect(html).not.toContain(accessTokens[0]!);
+    expect(html).not.toContain(refreshTokens[0]!);
+    expect(await page.locator('#result').innerText()).toBe('');
+
+    // The refresh token the page had can no longer be used.
+    await expect(
+      cognito.send(
+        new InitiateAuthCommand({
+          AuthFlow: 'REFRESH_TOKEN_AUTH',
+          ClientId: stack.cognito.clientId,
+          AuthParameters: { REFRESH_TOKEN: refreshTokens[0]! },
+        }),
+      ),
+    ).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    await page.close();
+  }, 60_000);
+
+  test('a new user: temporary password, new password, TOTP enrolment from the key shown, then lookups', async () => {
+    const username = 'new.teller@example.com';
+    await cognito.send(
+      new AdminCreateUserCommand({
+        UserPoolId: stack.cognito.userPoolId,
+        Username: username,
+        UserAttributes: [
+          { Name: 'email', Value: username },
+          { Name: 'email_verified', Value: 'true' },
+        ],
+        MessageAction: 'SUPPRESS',
+        TemporaryPassword: 'Temporary-Passw0rd!',
+      }),
+    );
+    const { page } = await openPage();
+    await page.locator('#sign-in-form [name=username]').fill(username);
+    await page.locator('#sign-in-form [name=password]').fill('Temporary-Passw0rd!');
+    await page.locator('#sign-in-form button').click();
+    await visible(page, 'new-password');
+    await page.screenshot({ path: join(SHOTS, 'new-password.png') });
+    await page.locator('#new-password-form [name=password]').fill('Chosen-by-the-user-2026!');
+    await page.locator('#new-password-form button').click();
+    await visible(page, 'enrol');
+    const secret = (await page.locator('#enrol-secret').innerText()).trim();
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    // The QR code is drawn: dark and light modules on the canvas.
+    const dark = await page.locator('#enrol-qr').evaluate((canvas: CanvasElement) => {
+      const pixels = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+      let count = 0;
+      for (let i = 0; i < pixels.length; i += 4) if (pixels[i] === 0) count += 1;
+      return count / (pixels.length / 4);
+    });
+    expect(dark).toBeGreaterThan(0.2);
+    expect(dark).toBeLessThan(0.6);
+    await page.screenshot({ path: join(SHOTS, 'enrol.png') });
+    await expectNothingStored(page);
+
+    await page.locator('#enrol-form [name=code]').fill(totpCode(secret));
+    await page.locator('#enrol-form button').click();
+    await visible(page, 'lookup');
+    await lookUp(page, 'transaction', '1');
+    await expect(page.locator('#result article h3').innerText()).resolves.toBe(
+      'Receipt 20230915000123',
+    );
+    await expectNothingStored(page);
+    await page.close();
+  }, 60_000);
+
+  test('an expired access token leads back to sign-in, with the reason', async () => {
+    const { page, accessTokens } = await openPage({ fakeClock: true });
+    await signInWithCode(page, 'compliance@example.com');
+    // Past the token's own expiry (15 minutes in a stage; the local pool's client says 60).
+    const { exp, iat } = JSON.parse(
+      Buffer.from(accessTokens[0]!.split('.')[1]!, 'base64url').toString(),
+    ) as { exp: number; iat: number };
+    await page.clock.fastForward((exp - iat + 60) * 1000);
+    await page.locator('#transaction-form [name=id]').fill('1');
+    await page.locator('#transaction-form button').click();
+    await visible(page, 'sign-in');
+    expect(await page.locator('#result').innerText()).toBe('');
+    await expect(page.locator('#notice').innerText()).resolves.toBe(
+      'Your session has ended: sign in again.',
+    );
+    await expectNothingStored(page);
+    await page.close();
+  }, 60_000);
+});
