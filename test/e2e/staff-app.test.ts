@@ -15,6 +15,7 @@ import {
   InitiateAuthCommand,
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
+import { decodeQR } from '@paulmillr/qr/decode.js';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../../lib/project-root';
 import { cognitoClient, DEMO_PASSWORD } from '../../local/cognito';
@@ -212,7 +213,7 @@ describeWithBrowser('the staff page in Chromium', () => {
     await page.close();
   }, 60_000);
 
-  test('a new user: temporary password, new password, TOTP enrolment from the key shown, then lookups', async () => {
+  test('a new user: temporary password, new password, TOTP enrolment by the QR code, then lookups', async () => {
     const username = 'new.teller@example.com';
     await cognito.send(
       new AdminCreateUserCommand({
@@ -235,17 +236,20 @@ describeWithBrowser('the staff page in Chromium', () => {
     await page.locator('#new-password-form [name=password]').fill('Chosen-by-the-user-2026!');
     await page.locator('#new-password-form button').click();
     await visible(page, 'enrol');
-    const secret = (await page.locator('#enrol-secret').innerText()).trim();
-    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-    // The QR code is drawn: dark and light modules on the canvas.
-    const dark = await page.locator('#enrol-qr').evaluate((canvas: CanvasElement) => {
-      const pixels = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
-      let count = 0;
-      for (let i = 0; i < pixels.length; i += 4) if (pixels[i] === 0) count += 1;
-      return count / (pixels.length / 4);
+    // The QR code, read as a phone would (another library than the one that drew it): the
+    // otpauth URI of the key the page shows beside it.
+    const image = await page.locator('#enrol-qr').evaluate((canvas: CanvasElement) => {
+      const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+      return { width: canvas.width, height: canvas.height, data: Array.from(data) };
     });
-    expect(dark).toBeGreaterThan(0.2);
-    expect(dark).toBeLessThan(0.6);
+    const uri = new URL(decodeQR({ ...image, data: Uint8Array.from(image.data) }));
+    expect(uri.protocol).toBe('otpauth:');
+    expect(uri.host).toBe('totp');
+    expect(decodeURIComponent(uri.pathname)).toBe(`/Currency Exchange (local):${username}`);
+    expect(uri.searchParams.get('issuer')).toBe('Currency Exchange (local)');
+    const secret = uri.searchParams.get('secret')!;
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect((await page.locator('#enrol-secret').innerText()).trim()).toBe(secret);
     await page.screenshot({ path: join(SHOTS, 'enrol.png') });
     await expectNothingStored(page);
 
