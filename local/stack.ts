@@ -11,6 +11,7 @@ import type { Route } from '../lib/routes';
 import { startCognito, type LocalCognito, type TokenKind } from './cognito';
 import { JAVA_REQUIRED, javaOnPath, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
 import { startGateway, type Gateway, type HandlerLoader } from './gateway';
+import { LOCAL_REGION } from './api-event';
 import { auditedHandlers } from './gateway-lambda';
 import { choosePort } from './net';
 import { DEFAULT_BUCKET_NAME, startS3, type LocalS3 } from './s3';
@@ -64,16 +65,16 @@ export interface LocalStack {
     readonly userPoolId: string;
     readonly clientId: string;
     readonly issuer: string;
-  };
     /** The demo users' TOTP secrets (base32), by username: this data directory's. */
     readonly demoTotpSecrets: Readonly<Record<string, string>>;
+  };
   /** What the first-start import wrote; undefined when nothing was imported this start. */
   readonly seeded: { records: number; transactions: number; customers: number } | undefined;
-  tokenFor(username: string, kind?: TokenKind): Promise<string>;
   /** Signs a demo user in (password, then their TOTP code): the access or ID token. */
-  stop(): Promise<void>;
+  tokenFor(username: string, kind?: TokenKind): Promise<string>;
   /** A demo user's TOTP code now (or at `atMs`), as their authenticator app would show it. */
   currentCode(username: string, atMs?: number): string;
+  stop(): Promise<void>;
 }
 
 /** Stops in reverse order of start. */
@@ -220,6 +221,13 @@ function startApiGateway(
       jwksUri: cognito.jwksUri,
     },
     env: functionEnv(emulators, names, names.env),
+    staffApp: {
+      cognitoEndpoint: cognito.endpoint,
+      userPoolClientId: cognito.clientId,
+      region: LOCAL_REGION,
+      filesOrigin: new URL(emulators.s3.endpoint).origin,
+      issuer: 'Currency Exchange (local)',
+    },
     ...(options.log ? { log: options.log } : {}),
     ...(options.routes ? { routes: options.routes } : {}),
     loadHandler: options.loadHandler ?? auditedHandlers(localAuditDir(names.dataDir)),
@@ -247,6 +255,7 @@ function localStateOf(
       userPoolId: cognito.userPoolId,
       clientId: cognito.clientId,
       issuer: cognito.issuer,
+      demoTotpSecrets: { ...cognito.demoTotpSecrets },
     },
     s3DataDir: s3DataDir(names.dataDir),
   };
@@ -255,7 +264,6 @@ function localStateOf(
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   if (!javaOnPath()) throw new Error(JAVA_REQUIRED); // before anything starts
   const env = options.env ?? process.env;
-      demoTotpSecrets: { ...cognito.demoTotpSecrets },
   // The functions' own rules, now rather than as a 500 on every request (local/start-settings.ts).
   operatorSettingsFromEnv(withoutEmpty(env));
   const dataDir = resolve(options.dataDir);
@@ -295,6 +303,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       cognito: state.cognito,
       seeded,
       tokenFor: (username, kind) => cognito.tokenFor(username, kind),
+      currentCode: (username, atMs) => cognito.currentCode(username, atMs),
       stop: () => (stopping ??= stopAll(stoppers)),
     };
   } catch (error) {
@@ -302,4 +311,3 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     throw error;
   }
 }
-      currentCode: (username, atMs) => cognito.currentCode(username, atMs),
