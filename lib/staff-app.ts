@@ -215,9 +215,11 @@ export class StaffApp extends Construct {
           "the handler clears CloudFront's cached copies of /app/*.",
       ],
     ];
-    for (const child of Stack.of(this).node.children)
-      if (child.node.id.startsWith('Custom::CDKBucketDeployment'))
-        for (const [id, reason] of acknowledgements)
-          Validations.of(child).acknowledge({ id, reason });
+    for (const handler of Stack.of(this).node.children)
+      if (handler.node.id.startsWith('Custom::CDKBucketDeployment'))
+        for (const [id, reason] of acknowledgements) {
+          const on = handler.node.findChild(id === 'AwsSolutions-L1' ? 'Resource' : 'ServiceRole');
+          Validations.of(on).acknowledge({ id, reason });
+        }
   }
 }

@@ -5,8 +5,9 @@
 import { execFileSync } from 'node:child_process';
 import { relative } from 'node:path';
 import { CUSTOMER_READERS_GROUP } from '../core/groups';
-import { DEMO_USERS } from './cognito';
+import { DEMO_PASSWORD, DEMO_USERS } from './cognito';
 import { DOCS_PATH } from './docs';
+import { STAFF_APP_PATH } from '../staff-app/files';
 import { startLocalStack, type LocalStack } from './stack';
 import { checkStartSettings, StartSettingError, type StartSettings } from './start-settings';
 import { removeOwnRunningPointer, writeRunningPointer } from './state';
@@ -134,6 +135,7 @@ const seeded = stack.seeded
 console.log(`
 Local stack ready in ${seconds} s${seeded}
 
+  Staff page       ${api}${STAFF_APP_PATH}  (sign in as a demo user: password ${DEMO_PASSWORD}, code from the command below)
   API              ${api}
   API docs         ${api}${DOCS_PATH}  (try it in a browser, with a token from the command below)
   DynamoDB Local   ${stack.dynamoDbEndpoint}  (table ${stack.tableName})
@@ -142,6 +144,8 @@ Local stack ready in ${seconds} s${seeded}
 
 Demo users: ${teller} (no group), ${compliance} (in ${CUSTOMER_READERS_GROUP}),
   restored to this at every start (enabled, these groups) whatever \`npm run access\` did to them
+A demo user's sign-in code for the staff page (new every 30 s):
+  ${env}npm run --silent token -- --code ${teller}
 An access token (printed alone, for scripts):
   ${env}npm run --silent token -- ${compliance}
 
