@@ -28,7 +28,9 @@ import { Construct } from 'constructs';
 import { CONFIG_FILE, type StaffAppConfig } from '../staff-app/config';
 import { STAFF_APP_PATH, buildStaffApp } from '../staff-app/files';
 import { HSTS_SECONDS, securityHeaders } from '../staff-app/security-headers';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { PRIVATE_BUCKET } from './data';
+import { AUDIT_RETENTION } from './retention';
 import { PROJECT_ROOT } from './project-root';
 
 export interface StaffAppProps {
@@ -54,8 +56,11 @@ export class StaffApp extends Construct {
   /** The page's address, the stack output StaffAppUrl. */
   readonly url: string;
 
+  private readonly removalPolicy: RemovalPolicy;
+
   constructor(scope: Construct, id: string, props: StaffAppProps) {
     super(scope, id);
+    this.removalPolicy = props.removalPolicy;
     const { region, urlSuffix } = Stack.of(this);
 
     this.bucket = new Bucket(this, 'Bucket', {
@@ -181,6 +186,11 @@ export class StaffApp extends Construct {
       distributionPaths: [`${STAFF_APP_PATH}*`],
       memoryLimit: 256,
       prune: true,
+      // Kept as every log group of the stage is (lib/retention.ts): who deployed what, when.
+      logGroup: new LogGroup(this, 'DeployLogs', {
+        retention: AUDIT_RETENTION,
+        removalPolicy: this.removalPolicy,
+      }),
     });
     // CDK's bucket deployment handler (one per stack) copies the page's files at deploy time.
     const copying =
