@@ -7,7 +7,14 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DockerImage, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import {
+  AssetHashType,
+  DockerImage,
+  Duration,
+  RemovalPolicy,
+  Stack,
+  Validations,
+} from 'aws-cdk-lib';
 import {
   Distribution,
   Function as CloudFrontFunction,
@@ -26,8 +33,8 @@ import { Bucket, type CfnBucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { CONFIG_FILE, type StaffAppConfig } from '../staff-app/config';
-import { STAFF_APP_PATH, buildStaffApp } from '../staff-app/files';
-import { HSTS_SECONDS, securityHeaders } from '../staff-app/security-headers';
+import { STAFF_APP_PATH, buildStaffApp, staffAppIndex } from '../staff-app/files';
+import { HSTS_SECONDS, connectSrc, securityHeaders } from '../staff-app/security-headers';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { PRIVATE_BUCKET } from './data';
 import { AUDIT_RETENTION } from './retention';
@@ -57,6 +64,7 @@ export class StaffApp extends Construct {
   readonly url: string;
 
   private readonly removalPolicy: RemovalPolicy;
+  private readonly cognitoOrigin: string;
 
   constructor(scope: Construct, id: string, props: StaffAppProps) {
     super(scope, id);
@@ -71,16 +79,20 @@ export class StaffApp extends Construct {
       serverAccessLogsPrefix: 'staff-app-bucket/',
     });
 
-    // The API's URL cannot be named here: the API's CORS names this distribution, and
-    // CloudFormation allows no cycle. Any execute-api host of the stage's region is allowed; the
-    // script (only this page's own) calls only the one config.json names.
+    // The API's URL cannot be named in the header: the API's CORS names this distribution, and
+    // CloudFormation allows no cycle. The header allows the region's execute-api hosts; the
+    // page's own <meta> policy, written at deploy time (deploy()), narrows that to the API.
     const bucketName = props.filesBucket.bucketName;
+    this.cognitoOrigin = `https://cognito-idp.${region}.${urlSuffix}`;
     const headers = securityHeaders({
       api: `https://*.execute-api.${region}.${urlSuffix}`,
-      cognito: `https://cognito-idp.${region}.${urlSuffix}`,
+      cognito: this.cognitoOrigin,
       files: `https://${bucketName}.s3.${region}.${urlSuffix} https://${bucketName}.s3.${urlSuffix}`,
     });
     const responseHeaders = new ResponseHeadersPolicy(this, 'Headers', {
+      // CloudFront's names are the account's, across regions: the same stage in two regions
+      // needs two names. (An account holds 20 response headers policies: docs/operations.md.)
+      responseHeadersPolicyName: `${Stack.of(this).stackName}-${region}-staff-page`,
       comment: 'The staff page: staff-app/security-headers.ts',
       securityHeadersBehavior: {
         contentSecurityPolicy: {
@@ -165,6 +177,8 @@ export class StaffApp extends Construct {
       destinationKeyPrefix: prefix,
       sources: [
         Source.asset(join(PROJECT_ROOT, 'staff-app'), {
+          // The bundle's own hash: a new SDK or esbuild in node_modules is a new page.
+          assetHashType: AssetHashType.OUTPUT,
           bundling: {
             // Bundled here by esbuild, as the functions are; never in a container.
             image: DockerImage.fromRegistry('none'),
@@ -172,12 +186,17 @@ export class StaffApp extends Construct {
               tryBundle(outputDir: string) {
                 mkdirSync(outputDir, { recursive: true });
                 for (const [name, file] of Object.entries(buildStaffApp()))
-                  writeFileSync(join(outputDir, name), file.body);
+                  if (name !== 'index.html') writeFileSync(join(outputDir, name), file.body);
                 return true;
               },
             },
           },
         }),
+        // The page names this stage's API exactly, which the header cannot (see the constructor).
+        Source.data(
+          'index.html',
+          staffAppIndex(connectSrc({ api: config.apiUrl, cognito: this.cognitoOrigin })),
+        ),
         Source.jsonData(CONFIG_FILE, config),
       ],
       // Browsers ask again each time: a deploy is seen at the next load, not a day later.

@@ -18,6 +18,22 @@ export interface StaticFile {
   readonly body: string;
 }
 
+const POLICY_SLOT = '<!-- deploy-time policy -->';
+
+/**
+ * index.html, with a second Content-Security-Policy in a <meta> element when `policy` is given.
+ * A browser enforces every policy it is given, so the meta's narrower connect-src (written at
+ * deploy time, when the stage's API URL is known) narrows the header's.
+ */
+export function staffAppIndex(policy?: string): string {
+  const html = readFileSync(join(SOURCE_DIR, 'index.html'), 'utf8');
+  if (!html.includes(POLICY_SLOT)) throw new Error(`staff-app/index.html lacks ${POLICY_SLOT}`);
+  const meta = policy
+    ? `<meta http-equiv="Content-Security-Policy" content="${policy.replace(/"/g, '&quot;')}" />`
+    : '';
+  return html.replace(POLICY_SLOT, meta);
+}
+
 /**
  * index.html, app.css and app.js, by name. Bundling takes about a second: callers build once.
  * Minified, no source map: the page ships no more than it runs.
@@ -40,7 +56,7 @@ export function buildStaffApp(): Record<string, StaticFile> {
   if (!script) throw new Error('esbuild wrote no staff page script');
   const read = (name: string) => readFileSync(join(SOURCE_DIR, name), 'utf8');
   return {
-    'index.html': { contentType: 'text/html; charset=utf-8', body: read('index.html') },
+    'index.html': { contentType: 'text/html; charset=utf-8', body: staffAppIndex() },
     'app.css': { contentType: 'text/css; charset=utf-8', body: read('app.css') },
     'app.js': { contentType: 'text/javascript; charset=utf-8', body: script.text },
   };

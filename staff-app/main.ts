@@ -36,7 +36,10 @@ function show(screen: Screen, notice?: string): void {
 
 /** Cognito's refusals in words; the exception's name tells which. */
 function signInWords(error: unknown): string {
-  const name = (error as { name?: string }).name;
+  const { name, message } = error as { name?: string; message?: string };
+  // Cognito's words for a sign-in session past its 3 minutes, or already used.
+  if (name === 'NotAuthorizedException' && /session/i.test(message ?? ''))
+    return 'The sign-in took too long and has expired: start again.';
   switch (name) {
     case 'NotAuthorizedException':
     case 'UserNotFoundException':
@@ -115,7 +118,8 @@ function accessToken(): string | undefined {
     const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as {
       exp?: number;
     };
-    if (typeof claims.exp === 'number' && claims.exp * 1000 > Date.now()) return tokens.accessToken;
+    if (typeof claims.exp === 'number' && claims.exp * 1000 - 60_000 > Date.now())
+      return tokens.accessToken;
   } catch {
     // Not a JWT we can read: let the API decide.
     return tokens.accessToken;

@@ -27,11 +27,16 @@ export function contentSecurityPolicy(origins: PageOrigins): string {
     "script-src 'self'",
     "style-src 'self'",
     `img-src 'self' ${origins.files}`,
-    `connect-src 'self' ${origins.api} ${origins.cognito}`,
+    connectSrc(origins),
     "frame-ancestors 'none'",
     "form-action 'none'",
     "base-uri 'none'",
   ].join('; ');
+}
+
+/** Where the page's script may send requests: the API and Cognito. */
+export function connectSrc(origins: Pick<PageOrigins, 'api' | 'cognito'>): string {
+  return `connect-src 'self' ${origins.api} ${origins.cognito}`;
 }
 
 /**

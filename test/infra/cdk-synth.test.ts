@@ -74,21 +74,36 @@ test('`npx cdk synth` succeeds offline without AWS credentials and emits the sta
       'DeployedSettings',
       'ImportBucketName',
       'ImportStateMachineArn',
+      'StaffAppUrl',
       'TableName',
       'UserPoolClientId',
       'UserPoolId',
     ]);
     // The routes' and the import's five steps' bundles (CDK's bucket-notifications handler is
-    // inline code, not an asset).
-    const functions = Object.values(template.Resources).filter(
-      (r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Code?.S3Key !== undefined,
-    );
+    // inline code, not an asset; CDK's bucket deployment handler is CDK's own asset).
+    const functions = Object.entries(template.Resources)
+      .filter(
+        ([id, r]) =>
+          r.Type === 'AWS::Lambda::Function' &&
+          r.Properties.Code?.S3Key !== undefined &&
+          !id.startsWith('CustomCDKBucketDeployment'),
+      )
+      .map(([, r]) => r);
     expect(functions).toHaveLength(routes.length + 5);
     for (const fn of functions) {
       const asset = join(outdir, `asset.${fn.Properties.Code!.S3Key.replace(/\.zip$/, '')}`);
       // No source map deployed: `npm run stack-trace` rebuilds it (docs/performance.md).
       expect(readdirSync(asset).sort()).toEqual(['index.mjs']);
     }
+    // The staff page: its script and style bundled by esbuild during synth, index.html and
+    // config.json written for the stage; no source map.
+    const [deployment] = Object.values(template.Resources).filter(
+      (r) => r.Type === 'Custom::CDKBucketDeployment',
+    ) as unknown as { Properties: { SourceObjectKeys: string[] } }[];
+    const pageFiles = deployment!.Properties.SourceObjectKeys.flatMap((key) =>
+      readdirSync(join(outdir, `asset.${key.replace(/\.zip$/, '')}`)),
+    );
+    expect(pageFiles.sort()).toEqual(['app.css', 'app.js', 'config.json', 'index.html']);
     expect(existsSync(join(outdir, 'manifest.json'))).toBe(true);
   } finally {
     rmSync(outdir, { recursive: true, force: true });

@@ -3,6 +3,8 @@
  * CloudFront distribution (origin access control), the page's security headers on every
  * answer, its address as StaffAppUrl, and config.json naming the stage's API and app client.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { securityHeaders } from '../../staff-app/security-headers';
 import { bothStages, onlyResource, resourcesOf, type Json } from './synth';
 
@@ -64,7 +66,12 @@ describe.each(bothStages())('%s', (_name, get) => {
     ])
       expect(csp).toContain(directive);
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|\bdata:/);
+    expect(csp).toContain("connect-src 'self' https://*.execute-api.");
     expect(csp).toContain('https://cognito-idp.');
+    // Presigned signatures and ID photos load from the files bucket, and only from there.
+    expect(csp).toContain(
+      `img-src 'self' https://",{"Ref":"${s.logicalId(s.stack.data.bucket)}"},".s3.`,
+    );
     expect(headers.SecurityHeadersConfig).toMatchObject({
       StrictTransportSecurity: {
         AccessControlMaxAgeSec: 63072000,
@@ -86,6 +93,29 @@ describe.each(bothStages())('%s', (_name, get) => {
     );
   });
 
+  test("index.html narrows the header's connect-src to this stage's API, written at deploy time", () => {
+    const s = get();
+    const [, deployment] = onlyResource(s.json, 'Custom::CDKBucketDeployment');
+    const keys = deployment.Properties!.SourceObjectKeys as string[];
+    const index = keys.findIndex((key) =>
+      existsSync(join(s.outdir, `asset.${key.replace(/\.zip$/, '')}`, 'index.html')),
+    );
+    expect(index).toBeGreaterThanOrEqual(0);
+    const html = readFileSync(
+      join(s.outdir, `asset.${keys[index]!.replace(/\.zip$/, '')}`, 'index.html'),
+      'utf8',
+    );
+    const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1];
+    const markers = (deployment.Properties!.SourceMarkers as Record<string, Json>[])[index]!;
+    const api = Object.keys(markers).find((marker) =>
+      JSON.stringify(markers[marker]).includes(
+        `"${s.logicalId(s.stack.api.httpApi)}","ApiEndpoint"`,
+      ),
+    );
+    expect(api).toBeDefined();
+    expect(policy).toMatch(new RegExp(`^connect-src 'self' ${api} https://cognito-idp\\.\\S+$`));
+  });
+
   test("StaffAppUrl is the distribution's /app/, and config.json names this stage's API and app client", () => {
     const s = get();
     const distribution = s.logicalId(s.stack.staffApp.distribution);
@@ -93,12 +123,10 @@ describe.each(bothStages())('%s', (_name, get) => {
       'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distribution, 'DomainName'] }, '/app/']],
     });
     const [, deployment] = onlyResource(s.json, 'Custom::CDKBucketDeployment');
-    const config = JSON.stringify(
-      deployment.Properties!.SourceMarkersConfig ?? deployment.Properties,
-    );
-    expect(JSON.stringify(deployment.Properties)).toContain(s.logicalId(s.stack.api.httpApi));
-    expect(JSON.stringify(deployment.Properties)).toContain(s.logicalId(s.stack.identity.client));
-    expect(config).toBeDefined();
+    // config.json's values are filled in at deploy time from these resources.
+    const markers = JSON.stringify(deployment.Properties!.SourceMarkers);
+    expect(markers).toContain(s.logicalId(s.stack.api.httpApi));
+    expect(markers).toContain(s.logicalId(s.stack.identity.client));
     expect(deployment.Properties!.DestinationBucketKeyPrefix).toBe('app/');
     expect(deployment.Properties!.DistributionPaths).toEqual(['/app/*']);
   });
