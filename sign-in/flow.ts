@@ -1,21 +1,15 @@
 /**
- * A staff sign-in as Cognito runs it with MFA required (lib/identity.ts): USER_PASSWORD_AUTH,
- * then the second factor. A password alone never yields tokens: Cognito answers
- * SOFTWARE_TOKEN_MFA (a code of the user's TOTP app) or, for a user without one yet, MFA_SETUP
- * (AssociateSoftwareToken and VerifySoftwareToken with the challenge's Session, then
- * RespondToAuthChallenge MFA_SETUP). The tools that sign in use this one flow: `npm run token`,
- * `npm run smoke`, the local stack's tokenFor. The staff page has its own (staff-app/).
+ * A staff sign-in from a tool, start to end: the steps of ./steps.ts, the second factor answered
+ * with a code the caller gives (a demo user's secret, a prompt, --otp) or, for a user without a
+ * TOTP yet, by enrolling one whose secret the result carries. The tools that sign in use this
+ * one flow: `npm run token`, `npm run smoke`, the local stack's tokenFor.
  */
-import {
-  AssociateSoftwareTokenCommand,
-  InitiateAuthCommand,
-  RespondToAuthChallengeCommand,
-  VerifySoftwareTokenCommand,
-  type AuthenticationResultType,
-  type CognitoIdentityProviderClient,
-  type InitiateAuthCommandOutput,
-} from '@aws-sdk/client-cognito-identity-provider';
+
+import type { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { SignInSteps, UnansweredChallenge, type Tokens } from './steps';
 import { totpCode } from './totp';
+
+export { UnansweredChallenge } from './steps';
 
 export interface SignInRequest {
   client: CognitoIdentityProviderClient;
@@ -33,81 +27,36 @@ export interface SignInRequest {
   deviceName?: string;
 }
 
-export interface SignedIn {
-  accessToken: string;
-  idToken: string;
-  refreshToken: string;
+export interface SignedIn extends Tokens {
   /** The TOTP secret this sign-in enrolled (MFA_SETUP); undefined when it enrolled none. */
   enrolledSecret?: string;
 }
 
-/** Cognito asked for a step the caller cannot take here (e.g. a new password). */
-export class UnansweredChallenge extends Error {
-  constructor(readonly challenge: string) {
-    super(`Cognito asked for ${challenge}, which this sign-in cannot answer`);
-    this.name = 'UnansweredChallenge';
-  }
-}
-
-function tokens(result: AuthenticationResultType | undefined): Omit<SignedIn, 'enrolledSecret'> {
-  if (!result?.AccessToken || !result.IdToken || !result.RefreshToken)
-    throw new Error('Cognito answered without tokens');
-  return {
-    accessToken: result.AccessToken,
-    idToken: result.IdToken,
-    refreshToken: result.RefreshToken,
-  };
-}
-
-/** Signs `username` in, answering the second factor as the request allows. */
+/** Signs `username` in, answering the second factor as the request allows (./steps.ts). */
 export async function signInWithTotp(request: SignInRequest): Promise<SignedIn> {
-  const { client, clientId, username } = request;
-  const first: InitiateAuthCommandOutput = await client.send(
-    new InitiateAuthCommand({
-      AuthFlow: 'USER_PASSWORD_AUTH',
-      ClientId: clientId,
-      AuthParameters: { USERNAME: username, PASSWORD: request.password },
-    }),
+  const steps = new SignInSteps(
+    request.client,
+    request.clientId,
+    request.username,
+    request.deviceName,
   );
-  const respond = async (
-    challenge: 'SOFTWARE_TOKEN_MFA' | 'MFA_SETUP',
-    session: string | undefined,
-    responses: Record<string, string>,
-  ) =>
-    client.send(
-      new RespondToAuthChallengeCommand({
-        ClientId: clientId,
-        ChallengeName: challenge,
-        Session: session,
-        ChallengeResponses: { USERNAME: username, ...responses },
-      }),
-    );
-
-  if (!first.ChallengeName) return tokens(first.AuthenticationResult);
-  if (first.ChallengeName === 'SOFTWARE_TOKEN_MFA' && request.code) {
-    const answer = await respond('SOFTWARE_TOKEN_MFA', first.Session, {
-      SOFTWARE_TOKEN_MFA_CODE: await request.code(),
-    });
-    if (answer.ChallengeName) throw new UnansweredChallenge(answer.ChallengeName);
-    return tokens(answer.AuthenticationResult);
+  let enrolledSecret: string | undefined;
+  let step = await steps.password(request.password);
+  for (;;) {
+    if (step.kind === 'signed-in')
+      return { ...step.tokens, ...(enrolledSecret ? { enrolledSecret } : {}) };
+    if (step.kind === 'code' && request.code) {
+      step = await steps.code(step.session, await request.code());
+    } else if (step.kind === 'enrol' && request.enrol && !enrolledSecret) {
+      enrolledSecret = step.secret;
+      step = await steps.enrol(step.session, totpCode(step.secret));
+    } else {
+      const names = {
+        code: 'SOFTWARE_TOKEN_MFA',
+        enrol: 'MFA_SETUP',
+        'new-password': 'NEW_PASSWORD_REQUIRED',
+      };
+      throw new UnansweredChallenge(names[step.kind]);
+    }
   }
-  if (first.ChallengeName === 'MFA_SETUP' && request.enrol) {
-    const associated = await client.send(
-      new AssociateSoftwareTokenCommand({ Session: first.Session }),
-    );
-    const secret = associated.SecretCode;
-    if (!secret) throw new Error('Cognito gave no TOTP secret to enrol');
-    const verified = await client.send(
-      new VerifySoftwareTokenCommand({
-        Session: associated.Session,
-        UserCode: totpCode(secret),
-        ...(request.deviceName ? { FriendlyDeviceName: request.deviceName } : {}),
-      }),
-    );
-    if (verified.Status !== 'SUCCESS') throw new Error('Cognito did not verify the new TOTP');
-    const answer = await respond('MFA_SETUP', verified.Session, {});
-    if (answer.ChallengeName) throw new UnansweredChallenge(answer.ChallengeName);
-    return { ...tokens(answer.AuthenticationResult), enrolledSecret: secret };
-  }
-  throw new UnansweredChallenge(first.ChallengeName);
 }

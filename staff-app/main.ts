@@ -11,13 +11,14 @@ import { CONFIG_FILE } from './config';
 import { refusalFor, type RecordKind } from './error-words';
 import { drawQr, otpauthUri } from './qr';
 import { customerView, transactionView } from './render';
-import { SignIn, revokeRefreshToken, type Step, type Tokens } from './sign-in';
+import type { SignInSteps } from '../sign-in/steps';
+import { pageSignIn, revokeRefreshToken, type Step, type Tokens } from './sign-in';
 
 const SCREENS = ['sign-in', 'new-password', 'enrol', 'code', 'lookup', 'signed-out'] as const;
 type Screen = (typeof SCREENS)[number];
 
 let config: StaffAppConfig;
-let signIn: SignIn | undefined;
+let signIn: SignInSteps | undefined;
 let session = '';
 let tokens: Tokens | undefined;
 let api: ReturnType<typeof createClient<paths>>;
@@ -198,7 +199,7 @@ async function start(): Promise<void> {
   config = (await response.json()) as StaffAppConfig;
   api = createClient<paths>({ baseUrl: config.apiUrl });
   onSubmit('sign-in-form', (form) => {
-    signIn = new SignIn(config, String(form.get('username') ?? '').trim());
+    signIn = pageSignIn(config, String(form.get('username') ?? '').trim());
     return signIn.password(String(form.get('password') ?? ''));
   });
   onSubmit('new-password-form', (form) =>
