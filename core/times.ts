@@ -2,6 +2,9 @@
  * Times (SPEC 3.5): instants are stored in UTC as `YYYY-MM-DDTHH:MM:SSZ` and shown, and imported,
  * as `YYYY-MM-DD HH:MM:SS` wall time in the display zone.
  */
+/** A day in milliseconds (UTC days: no daylight saving). */
+export const DAY_MS = 86_400_000;
+
 export const WALL_TIME = /^([0-9]{4})-([0-9]{2})-([0-9]{2}) ([0-9]{2}):([0-9]{2}):([0-9]{2})$/;
 /** WALL_TIME as SPEC 3.5 and the contract write it, for messages. */
 export const WALL_TIME_FORMAT = 'YYYY-MM-DD HH:MM:SS';

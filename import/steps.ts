@@ -458,14 +458,21 @@ async function exists(s3: S3Client, bucket: string, key: string): Promise<boolea
 }
 
 /** The keys under `prefix`, every page. */
-export async function keysUnder(s3: S3Client, bucket: string, prefix: string): Promise<string[]> {
+export async function keysUnder(
+  s3: S3Client,
+  bucket: string,
+  prefix: string,
+  /** Only keys last modified before this time (ms); every key when omitted. */
+  before = Infinity,
+): Promise<string[]> {
   const keys: string[] = [];
   let token: string | undefined;
   do {
     const page = await s3.send(
       new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
     );
-    for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
+    for (const { Key, LastModified } of page.Contents ?? [])
+      if (Key && (LastModified?.getTime() ?? 0) < before) keys.push(Key);
     token = page.NextContinuationToken;
   } while (token);
   return keys;

@@ -22,6 +22,7 @@ import type { AuditEvent } from '../functions/shared/audit';
 import { isImportAuditEvent, type ImportAuditEvent } from '../import/audit';
 import { parseCanonicalId } from '../core/ids';
 import { AUDIT_RETENTION_DAYS } from '../core/retention';
+import { DAY_MS } from '../core/times';
 
 export type AuditQuery =
   | { by: 'customer' | 'transaction'; id: string }
@@ -57,7 +58,6 @@ export function recordIdOf(raw: string): string | undefined {
 /** Days a day file is kept locally: as long as the stage keeps audit events. */
 export const LOCAL_AUDIT_RETENTION_DAYS = AUDIT_RETENTION_DAYS;
 
-const DAY_MS = 86_400_000;
 const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.jsonl$/;
 
 /** The UTC day (YYYY-MM-DD) of an event's timestamp; today for one that is no time. */

@@ -4,7 +4,7 @@
  * (test/integration/import-crash.test.ts) and the bench's comparison with the drop. Users import
  * through the drop (`npm run import`); this is the same validation and writing code its steps run.
  */
-import { createDocumentClient } from '../import/document-client';
+import { createDocumentClient } from '../functions/shared/document-client';
 import { importFile } from '../import/importer';
 
 const client = createDocumentClient({

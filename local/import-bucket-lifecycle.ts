@@ -7,11 +7,10 @@
  * - Uploads go after IMPORT_RETENTION.filesDays, reports after reportsDays, as in a stage: swept
  *   at each local import.
  */
-import { DeleteObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { IMPORT_RETENTION } from '../core/retention';
-import { PREFIX, workFolder } from '../import/steps';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../core/times';
+import { PREFIX, keysUnder, workFolder } from '../import/steps';
 
 /**
  * One at a time: the local S3 removes an object's emptied folders as it deletes it, and two
@@ -21,33 +20,13 @@ async function deleteKeys(s3: S3Client, bucket: string, keys: readonly string[])
   for (const key of keys) await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
 }
 
-/** The keys under `prefix` last modified before `before` (every key when `before` is omitted). */
-async function keysBefore(
-  s3: S3Client,
-  bucket: string,
-  prefix: string,
-  before = Infinity,
-): Promise<string[]> {
-  const keys: string[] = [];
-  let token: string | undefined;
-  do {
-    const page = await s3.send(
-      new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
-    );
-    for (const { Key, LastModified } of page.Contents ?? [])
-      if (Key !== undefined && (LastModified?.getTime() ?? 0) < before) keys.push(Key);
-    token = page.NextContinuationToken;
-  } while (token);
-  return keys;
-}
-
 /** An ended import's work files. */
 export async function removeWorkFiles(
   s3: S3Client,
   bucket: string,
   importId: string,
 ): Promise<void> {
-  await deleteKeys(s3, bucket, await keysBefore(s3, bucket, workFolder(importId)));
+  await deleteKeys(s3, bucket, await keysUnder(s3, bucket, workFolder(importId)));
 }
 
 /** Uploads, work files and reports past the stage's retention at `now`. */
@@ -59,9 +38,9 @@ export async function expireImportObjects(
   const files = now - IMPORT_RETENTION.filesDays * DAY_MS;
   const reports = now - IMPORT_RETENTION.reportsDays * DAY_MS;
   const expired = await Promise.all([
-    keysBefore(s3, bucket, PREFIX.incoming, files),
-    keysBefore(s3, bucket, PREFIX.work, files),
-    keysBefore(s3, bucket, PREFIX.reports, reports),
+    keysUnder(s3, bucket, PREFIX.incoming, files),
+    keysUnder(s3, bucket, PREFIX.work, files),
+    keysUnder(s3, bucket, PREFIX.reports, reports),
   ]);
   await deleteKeys(s3, bucket, expired.flat());
 }

@@ -23,7 +23,7 @@ import { createHandler as verifyHandler } from '../functions/import-verify';
 import { createHandler as writePartHandler } from '../functions/import-write-part';
 import { positiveFromEnv } from '../functions/shared/import-deps';
 import type { ImportAuditSink } from '../import/audit';
-import { createDocumentClient } from '../import/document-client';
+import { createDocumentClient } from '../functions/shared/document-client';
 import { WRITE_CONCURRENCY, writeSlots } from '../import/importer';
 import { incomingKey, putIntoDrop, type Progress } from '../import/drop';
 import { expireImportObjects, removeWorkFiles } from './import-bucket-lifecycle';

@@ -141,7 +141,7 @@ async function seedOnFirstStart(
   const file = options.seedFile ?? DEMO_DATA_FILE;
   const [{ importFile }, { createDocumentClient }] = await Promise.all([
     import('../import/importer'),
-    import('../import/document-client'),
+    import('../functions/shared/document-client'),
   ]);
   const client = createDocumentClient({
     region: 'us-east-1',

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { accessStateKey, countReadRequest } from '../../core/access-state';
 import { READ_BUDGET_LIMITS } from '../../core/read-budgets';
-import { createDocumentClient } from '../../import/document-client';
+import { createDocumentClient } from '../../functions/shared/document-client';
 import { importFile } from '../../import/importer';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb';
 import { freePort } from '../../local/net';

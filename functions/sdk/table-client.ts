@@ -1,6 +1,6 @@
 /**
  * The DynamoDB client the functions read with, and the import's Document Client wraps
- * (import/document-client.ts), with the request path trimmed (./README.md).
+ * (functions/shared/document-client.ts), with the request path trimmed (./README.md).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { environmentSettings } from './environment-settings';
@@ -21,7 +21,7 @@ export interface ClientOptions {
 
 /**
  * One client per process: the functions read with it, and the import's Document Client wraps it
- * (import/document-client.ts). Two settings spare each request work done for nothing
+ * (functions/shared/document-client.ts). Two settings spare each request work done for nothing
  * (docs/performance.md, "The warm path"): the SDK's logger middleware is removed, which masks
  * every answer, attribute by attribute, for a logger that is never set (about 0.45 ms of a
  * 50-line transaction's Query); and the middleware stack is resolved once, not on each send

@@ -22,7 +22,7 @@ import { cognitoClient, DEMO_PASSWORD, signIn } from '../../local/cognito';
 import { importHandler, OPENAPI_PATH } from '../../local/gateway';
 import { freePort, LOCALHOST } from '../../local/net';
 import { startLocalStack, type LocalStack } from '../../local/stack';
-import { createDocumentClient } from '../../import/document-client';
+import { createDocumentClient } from '../../functions/shared/document-client';
 import { customer, line, sparseCustomer, transaction } from '../fixtures';
 import { createContract, loadOpenApi, observe } from '../support/contract';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../local/net';
 import { startDynamoDbLocal } from '../../local/dynamodb';
-import { createDocumentClient } from '../../import/document-client';
+import { createDocumentClient } from '../../functions/shared/document-client';
 import { importFile, type ImportOptions } from '../../import/importer';
 
 export const TEST_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };

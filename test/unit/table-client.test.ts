@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { environmentSettings } from '../../functions/sdk/environment-settings';
 import { createTableClient } from '../../functions/sdk/table-client';
-import { createDocumentClient } from '../../import/document-client';
+import { createDocumentClient } from '../../functions/shared/document-client';
 
 const options = { region: 'us-east-1', credentials: { accessKeyId: 'k', secretAccessKey: 's' } };
 
