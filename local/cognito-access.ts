@@ -8,39 +8,19 @@
  *   Cognito answers NotAuthorizedException "User is disabled.".
  * Both wrap cognito-local's own router and user store, so everything else stays its behaviour.
  */
-import { createRequire } from 'node:module';
-
-interface LocalUser {
-  Username: string;
-  Enabled?: boolean;
-  RefreshTokens?: string[];
-}
-interface LocalUserPool {
-  getUserByUsername(ctx: unknown, username: string): Promise<LocalUser | null>;
-  getUserByRefreshToken(ctx: unknown, token: string): Promise<LocalUser | null>;
-  saveUser(ctx: unknown, user: LocalUser): Promise<void>;
-}
-interface LocalCognitoService {
-  getUserPool(ctx: unknown, userPoolId: string): Promise<LocalUserPool>;
-  getUserPoolForClientId(ctx: unknown, clientId: string): Promise<LocalUserPool>;
-}
-type Route = (ctx: unknown, req: Record<string, unknown>) => Promise<unknown>;
-export type LocalRouter = (target: string) => Route;
+import {
+  cognitoLocalErrors,
+  type LocalCognitoService,
+  type LocalRouter,
+  type LocalUser,
+  type LocalUserPool,
+} from './cognito-local-internals';
 
 interface AuthRequest {
   ClientId?: string;
   UserPoolId?: string;
   AuthFlow?: string;
   AuthParameters?: { USERNAME?: string; REFRESH_TOKEN?: string };
-}
-
-/** cognito-local's error classes: the server turns them into Cognito's 400 answers. */
-function cognitoLocalErrors(): {
-  NotAuthorizedError: new (message?: string) => Error;
-  UserNotFoundError: new (message?: string) => Error;
-} {
-  const require = createRequire(import.meta.url);
-  return require('cognito-local/lib/errors.js');
 }
 
 /** The user an InitiateAuth or AdminInitiateAuth request is for, if it names one that exists. */

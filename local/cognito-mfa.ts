@@ -30,8 +30,16 @@
  * this file when cognito-local does these itself.
  */
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
-import type { LocalRouter } from './cognito-access';
+import {
+  cognitoLocalErrors,
+  cognitoLocalTotp,
+  type LocalAppClient,
+  type LocalCognitoService,
+  type LocalRouter,
+  type LocalUser,
+  type LocalUserPool,
+  type PasswordPolicy,
+} from './cognito-local-internals';
 
 /** How long a challenge's Session lasts: Cognito's default AuthSessionValidity. */
 export const AUTH_SESSION_MS = 3 * 60 * 1000;
@@ -41,50 +49,6 @@ const CAN_SETUP = JSON.stringify([TOTP]);
 const INVALID_SESSION = 'Invalid session for the user, session is expired.';
 const WRONG_PASSWORD = 'Incorrect username or password.';
 
-/** The parts of cognito-local's user (services/userPoolService.d.ts) used here. */
-interface LocalUser {
-  Username: string;
-  Password: string;
-  UserStatus: string;
-  Enabled?: boolean;
-  MFAOptions?: { DeliveryMedium?: string }[];
-  UserMFASettingList?: string[];
-  PreferredMfaSetting?: string;
-  RefreshTokens?: string[];
-  SoftwareTokenMfaConfiguration?: {
-    Secret: string;
-    Verified: boolean;
-    FriendlyDeviceName?: string;
-  };
-  [other: string]: unknown;
-}
-interface PasswordPolicy {
-  MinimumLength?: number;
-  RequireUppercase?: boolean;
-  RequireLowercase?: boolean;
-  RequireNumbers?: boolean;
-  RequireSymbols?: boolean;
-}
-interface LocalUserPool {
-  readonly options: {
-    Id: string;
-    MfaConfiguration?: string;
-    Policies?: { PasswordPolicy?: PasswordPolicy };
-  };
-  getUserByUsername(ctx: unknown, username: string): Promise<LocalUser | null>;
-  saveUser(ctx: unknown, user: LocalUser): Promise<void>;
-  storeRefreshToken(ctx: unknown, token: string, user: LocalUser): Promise<void>;
-  listUserGroupMembership(ctx: unknown, user: LocalUser): Promise<readonly string[]>;
-}
-interface LocalAppClient {
-  ClientId: string;
-  ExplicitAuthFlows?: string[];
-}
-interface LocalCognitoService {
-  getUserPool(ctx: unknown, userPoolId: string): Promise<LocalUserPool>;
-  getUserPoolForClientId(ctx: unknown, clientId: string): Promise<LocalUserPool>;
-  getAppClient(ctx: unknown, clientId: string): Promise<LocalAppClient | null>;
-}
 interface Tokens {
   AccessToken: string;
   IdToken: string;
@@ -104,25 +68,6 @@ interface Session {
   username: string;
   clientId: string;
   expiresAt: number;
-}
-
-interface Errors {
-  CognitoError: new (code: string, message: string) => Error;
-  NotAuthorizedError: new (message?: string) => Error;
-  InvalidParameterError: new (message?: string) => Error;
-  CodeMismatchError: new () => Error;
-  UnsupportedError: new (message?: string) => Error;
-}
-
-function cognitoLocal(): {
-  errors: Errors;
-  totp: { generateSecret(): string; verify(secret: string, code: string): boolean };
-} {
-  const require = createRequire(import.meta.url);
-  return {
-    errors: require('cognito-local/lib/errors.js'),
-    totp: require('cognito-local/lib/services/totp.js'),
-  };
 }
 
 /** The MFA methods cognito-local would challenge for (its initiateAuth's enabledMfaMethods). */
@@ -214,7 +159,8 @@ export function withMfa(
     ): Promise<Tokens>;
   };
   const clock = services.clock as { get(): Date };
-  const { errors, totp } = cognitoLocal();
+  const errors = cognitoLocalErrors();
+  const totp = cognitoLocalTotp();
   const now = options.now ?? (() => Date.now());
   const sessions = new Map<string, Session>();
 
