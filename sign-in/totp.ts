@@ -1,9 +1,7 @@
 /**
  * TOTP codes as Cognito and cognito-local compute them (RFC 6238: SHA-1, 6 digits, 30 s steps,
  * base32 secrets), for the tools that answer a SOFTWARE_TOKEN_MFA challenge themselves: the
- * local demo users' codes (`npm run token`), the smoke test's own enrolment. Under jest, otplib
- * is test/support/otplib-stub.cjs (jest.config.js), which test/unit/otplib-stub.test.ts holds
- * to the real one.
+ * local demo users' codes (`npm run token`), the smoke test's own enrolment.
  */
 import { generateSecret, generateSync } from 'otplib';
 

@@ -8,7 +8,6 @@
 import { format } from 'node:util';
 import type { Circus } from '@jest/types';
 import { TestEnvironment } from 'jest-environment-node';
-import { exitAtHighPriority } from './fast-exit';
 
 /** Kept per test: enough to read a failure, not thousands of request lines. */
 const MAX_CHUNKS = 2000;
@@ -24,7 +23,6 @@ export default class QuietEnvironment extends TestEnvironment {
 
   override async setup(): Promise<void> {
     await super.setup();
-    exitAtHighPriority();
     for (const stream of [process.stdout, process.stderr]) this.captureStream(stream);
     // jest set the test file's console before setup: its lines go to the same buffer.
     const console = this.global.console as unknown as Record<string, unknown>;
