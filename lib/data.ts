@@ -2,7 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { removalPolicyFor } from './stage';
+import { removalPolicyFor } from './retention';
 import { AUDIT_RETENTION_DAYS, FILES_RETENTION, INCOMPLETE_UPLOAD_DAYS } from '../core/retention';
 import { PARTITION_KEY, SORT_KEY } from '../core/layout';
 

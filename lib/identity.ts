@@ -13,7 +13,7 @@ import { Construct } from 'constructs';
 import { CUSTOMER_READERS_GROUP } from '../core/groups';
 import { PASSWORD_POLICY } from '../core/password-policy';
 import { defaultThreatProtection, type ThreatProtection } from './settings';
-import { removalPolicyFor } from './stage';
+import { removalPolicyFor } from './retention';
 
 /**
  * Lifetime of access and ID tokens (SPEC 8): at most 15 minutes, so that a token copied out of a

@@ -16,7 +16,7 @@ import {
   SnsAlarmActionStrategy,
 } from 'cdk-monitoring-constructs';
 import { Construct } from 'constructs';
-import { removalPolicyFor } from './stage';
+import { removalPolicyFor } from './retention';
 import { ApiFunction } from './api-function';
 import type { Route } from './routes';
 

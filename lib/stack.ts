@@ -19,7 +19,8 @@ import {
   validateSettings,
   type Settings,
 } from './settings';
-import { DEFAULT_STAGE, removalPolicyFor, type Stage } from './stage';
+import { removalPolicyFor } from './retention';
+import { DEFAULT_STAGE, type Stage } from './stage';
 import { DEPLOYED_SETTINGS_OUTPUT } from './deployed-settings';
 
 export interface ReadApiStackProps extends StackProps {

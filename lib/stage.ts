@@ -1,4 +1,3 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
 import type { Node } from 'constructs';
 import { SettingsError } from './settings';
 
@@ -49,11 +48,6 @@ export function flag(raw: unknown, name: string): boolean {
   if (raw === undefined || raw === false || raw === 'false') return false;
   if (raw === true || raw === 'true') return true;
   throw new SettingsError(`${name} must be true or false, got: ${String(raw)}`);
-}
-
-/** What `cdk destroy` does with a stage's data, keys and logs: kept, unless the stage is disposable. */
-export function removalPolicyFor(disposable: boolean): RemovalPolicy {
-  return disposable ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
 }
 
 /** Checks a stage given as values (tests, or context already read). */
