@@ -3,10 +3,14 @@
  * (presigned URLs are verified, see sigv4.ts; unsigned requests are refused), with the files
  * bucket created and the demo images uploaded.
  */
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { mkdir, rename } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { PROJECT_ROOT } from '../lib/project-root';
 import { LOCALHOST } from './net';
@@ -40,12 +44,58 @@ export interface LocalS3 {
   stop(): Promise<void>;
 }
 
+/** What s3rver's filesystem store is to us: where an object's file lies, and how it is put. */
+interface S3rverObject {
+  bucket: string;
+  key: string;
+  content: Buffer | Readable;
+  metadata: Record<string, string>;
+}
+interface S3rverStore {
+  getResourcePath(bucket: string, key: string, resource: string): string;
+  putMetadata(bucket: string, key: string, metadata: object, md5: string): Promise<void>;
+  putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
+}
 interface S3rverInstance {
   configureBuckets(): Promise<void>;
   callback(): (req: IncomingMessage, res: ServerResponse) => void;
   logger: { close(): void };
+  store: S3rverStore;
 }
 type S3rverClass = new (options: object) => S3rverInstance;
+
+let partials = 0;
+
+/**
+ * S3's PUT is atomic: a GET sees the old object or the new one whole. s3rver writes the object's
+ * file in place, so a GET during a PUT read it half written (an import report read as empty JSON,
+ * beside two busy loops). Here the bytes go to a file aside, renamed over the object's once
+ * written: a reader sees no object yet (404), or all of it.
+ */
+function atomicPuts(store: S3rverStore): void {
+  store.putObject = async (object) => {
+    const path = store.getResourcePath(object.bucket, object.key, 'object');
+    await mkdir(dirname(path), { recursive: true });
+    const aside = `${path}.${process.pid}-${(partials += 1)}.partial`;
+    const md5 = createHash('md5');
+    let size = 0;
+    const source = Buffer.isBuffer(object.content)
+      ? Readable.from([object.content])
+      : object.content;
+    const count = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        md5.update(chunk);
+        size += chunk.length;
+        callback(null, chunk);
+      },
+    });
+    await pipeline(source, count, createWriteStream(aside));
+    const digest = md5.digest('hex');
+    await store.putMetadata(object.bucket, object.key, object.metadata, digest);
+    await rename(aside, path);
+    return { size, md5: digest };
+  };
+}
 
 function s3Error(
   res: ServerResponse,
@@ -76,6 +126,7 @@ export async function startS3(options: LocalS3Options): Promise<LocalS3> {
     configureBuckets: [bucketName, importBucketName].map((name) => ({ name, configs: [] })),
     vhostBuckets: false,
   });
+  atomicPuts(s3rver.store);
   await s3rver.configureBuckets();
   const handle = s3rver.callback();
   const secrets = new Map<string, string>([

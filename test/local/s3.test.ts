@@ -2,7 +2,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { Readable } from 'node:stream';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { S3RequestPresigner, getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { formatUrl } from '@aws-sdk/util-format-url';
 import { Hash } from '@smithy/hash-node';
@@ -128,4 +129,47 @@ test('an unsigned request is refused: the bucket is private', async () => {
   const res = await fetch(`${s3.endpoint}/${s3.bucketName}/signatures/demo-signature.png`);
   expect(res.status).toBe(403);
   expect(await errorCode(res)).toBe('AccessDenied');
+});
+
+test("a GET during a PUT sees no object or all of it, as S3's atomic PUT gives", async () => {
+  const client = s3Client(s3.endpoint);
+  const key = 'reports/atomic.json';
+  // Sent in chunks over a while, so that GETs land while the local S3 still receives it.
+  const chunks = Array.from({ length: 40 }, (_, i) => Buffer.alloc(256 * 1024, 97 + (i % 26)));
+  const whole = Buffer.concat(chunks);
+  async function* slowly() {
+    for (const chunk of chunks) {
+      yield chunk;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+  try {
+    let done = false;
+    const put = client
+      .send(
+        new PutObjectCommand({
+          Bucket: s3.bucketName,
+          Key: key,
+          Body: Readable.from(slowly()),
+          ContentLength: whole.length,
+        }),
+      )
+      .finally(() => (done = true));
+    const seen: number[] = [];
+    while (!done) {
+      try {
+        const got = await client.send(new GetObjectCommand({ Bucket: s3.bucketName, Key: key }));
+        const body = Buffer.from(await got.Body!.transformToByteArray());
+        seen.push(body.length);
+        expect(body.equals(whole)).toBe(true);
+      } catch (error) {
+        expect((error as Error).name).toBe('NoSuchKey');
+        seen.push(0);
+      }
+    }
+    await put;
+    expect(seen.length).toBeGreaterThan(1);
+  } finally {
+    client.destroy();
+  }
 });
