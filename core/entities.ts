@@ -4,6 +4,7 @@
  * import's conversion (import/records.ts) all loop over these, so adding a field to a record
  * means editing its check in ./records and, for a time or a file, one list here.
  */
+import { FILE_PREFIX, type FileField } from './file-keys';
 import { CUSTOMER_READERS_GROUP } from './groups';
 import { customerCheck, transactionCheck, type Customer, type Transaction } from './records';
 import type { Check } from './schema';
@@ -26,7 +27,7 @@ export interface EntityDescriptor<R = unknown> {
   /** Instants: stored in UTC, shown and imported as wall time in the display zone (SPEC 3.5). */
   readonly timeFields: readonly string[];
   /** S3 object keys when stored and imported, presigned URLs in the API (SPEC 3.4). */
-  readonly fileFields: readonly string[];
+  readonly fileFields: readonly FileField[];
   /** The Cognito group a reader must be in, if any (SPEC 1). */
   readonly readGroup?: string;
   /** Never set: carries `R` for the type checker. */
@@ -40,7 +41,7 @@ function describe<R>(
   descriptor: EntityDescriptor<R> & {
     children: Field<R>;
     timeFields: readonly Field<R>[];
-    fileFields: readonly Field<R>[];
+    fileFields: readonly (Field<R> & FileField)[];
   },
 ): EntityDescriptor<R> {
   return descriptor;
@@ -73,3 +74,8 @@ export const ENTITIES: Readonly<Record<Entity, EntityDescriptor>> = {
   transaction: TRANSACTION,
   customer: CUSTOMER,
 };
+
+/** The key prefixes of an entity's files: all that its route's function may read (SPEC 6). */
+export function filePrefixesOf(entity: EntityDescriptor): string[] {
+  return entity.fileFields.map((field) => FILE_PREFIX[field]);
+}

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
@@ -22,7 +22,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ACCESS_PARTITION_PREFIX } from '../core/access-state';
 import { PROJECT_ROOT } from './project-root';
-import { AUDIT_RETENTION } from './retention';
+import { AUDIT_RETENTION, removalPolicyFor } from './retention';
 
 /**
  * The Node.js built-ins the bundles import, each through its stand-in in functions/sdk/builtins/
@@ -45,7 +45,7 @@ export interface ApiFunctionProps {
    * which must answer "who read this record?" years later.
    */
   readonly logRetention?: RetentionDays;
-  /** @default RETAIN; DESTROY in a disposable stage (lib/stage.ts) */
+  /** @default a kept stage's (lib/retention.ts); DESTROY in a disposable stage (lib/stage.ts) */
   readonly logRemovalPolicy?: RemovalPolicy;
   /** @default MEMORY_MB: the API's; the import's steps (lib/import-drop.ts) set their own */
   readonly memorySize?: number;
@@ -121,7 +121,7 @@ export class ApiFunction extends NodejsFunction {
     });
     const logGroup = new LogGroup(scope, `${id}LogGroup`, {
       retention: props.logRetention ?? AUDIT_RETENTION,
-      removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
+      removalPolicy: props.logRemovalPolicy ?? removalPolicyFor(false),
     });
 
     super(scope, id, {

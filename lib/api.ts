@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   CorsHttpMethod,
@@ -15,10 +15,10 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { ENTITIES, filePrefixesOf } from '../core/entities';
 import { readBudgetsToEnv } from '../core/read-budgets';
 import { ApiFunction } from './api-function';
-import { AUDIT_RETENTION } from './retention';
-import { FILE_PREFIXES } from './data';
+import { AUDIT_RETENTION, removalPolicyFor } from './retention';
 import type { Route } from './routes';
 import type { Settings } from './settings';
 
@@ -63,7 +63,7 @@ export interface ApiProps {
   readonly settings: Settings;
   readonly throttle?: Required<ThrottleSettings>;
   readonly logRetention?: RetentionDays;
-  /** @default RETAIN; DESTROY in a disposable stage (lib/stage.ts) */
+  /** @default a kept stage's (lib/retention.ts); DESTROY in a disposable stage (lib/stage.ts) */
   readonly logRemovalPolicy?: RemovalPolicy;
 }
 
@@ -107,7 +107,7 @@ export class Api extends Construct {
     // As long as the audit trail (SPEC 8): requests the authorizer refused are audited only here.
     this.accessLogGroup = new LogGroup(this, 'AccessLogs', {
       retention: props.logRetention ?? AUDIT_RETENTION,
-      removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
+      removalPolicy: props.logRemovalPolicy ?? removalPolicyFor(false),
     });
     const throttle = props.throttle ?? DEFAULT_THROTTLE;
     this.stage = new HttpStage(this, 'DefaultStage', {
@@ -143,7 +143,7 @@ export class Api extends Construct {
       });
       fn.grantTableRead(props.table);
       fn.grantAccessStateWrite(props.table);
-      fn.grantFileRead(props.bucket, FILE_PREFIXES);
+      fn.grantFileRead(props.bucket, filePrefixesOf(ENTITIES[route.entity]));
       this.httpApi.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],

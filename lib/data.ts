@@ -2,7 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { removalPolicyFor } from './retention';
+import { protectedRemovalPolicyFor, removalPolicyFor } from './retention';
 import { AUDIT_RETENTION_DAYS, FILES_RETENTION, INCOMPLETE_UPLOAD_DAYS } from '../core/retention';
 import { PARTITION_KEY, SORT_KEY } from '../core/layout';
 
@@ -19,8 +19,14 @@ export const PRIVATE_BUCKET = {
   objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
 } as const;
 
-/** The readable key prefixes: one list, which the import also holds file keys to. */
-export { FILE_PREFIXES } from '../core/file-keys';
+/**
+ * Where a bucket's lifecycle removes expired object delete markers: only in a rule that also
+ * expires noncurrent versions. CloudFormation's S3 handler refuses a rule holding the flag alone
+ * (it wants one of the expirations, transitions or AbortIncompleteMultipartUpload), and S3 refuses
+ * the flag beside ExpirationInDays, ExpirationDate or a tag filter; a noncurrent-version expiration
+ * is the one both accept (test/infra/deploy-rules.test.ts names the sources).
+ */
+export const EXPIRED_DELETE_MARKERS_RULE = 'expire-earlier-versions';
 
 export interface DataProps {
   /**
@@ -62,10 +68,10 @@ export class Data extends Construct {
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: !disposable,
+      removalPolicy: protectedRemovalPolicyFor(disposable),
       // The AWS-managed key (aws/dynamodb) logs key use in CloudTrail and needs no KMS grants
       // for the functions' roles.
       encryption: TableEncryption.AWS_MANAGED,
-      removalPolicy,
       // A backfill's pace from its first minute, rather than on-demand's doubling every ~30 min.
       ...(props.warmWritesPerSecond === undefined && props.warmReadsPerSecond === undefined
         ? {}
@@ -99,13 +105,15 @@ export class Data extends Construct {
       serverAccessLogsPrefix: 'files-bucket/',
       // Current files stay while records name them; what was replaced or deleted stays as long
       // as the table's point-in-time recovery reaches back, then goes (lib/retention.ts).
+      // The delete markers left once those versions are gone go in the same rule: see
+      // EXPIRED_DELETE_MARKERS_RULE.
       lifecycleRules: [
         {
-          id: 'expire-earlier-versions',
+          id: EXPIRED_DELETE_MARKERS_RULE,
           noncurrentVersionExpiration: Duration.days(FILES_RETENTION.noncurrentDays),
           abortIncompleteMultipartUploadAfter: Duration.days(INCOMPLETE_UPLOAD_DAYS),
+          expiredObjectDeleteMarker: true,
         },
-        { id: 'expired-delete-markers', expiredObjectDeleteMarker: true },
       ],
     });
   }

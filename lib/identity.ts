@@ -13,7 +13,7 @@ import { Construct } from 'constructs';
 import { CUSTOMER_READERS_GROUP } from '../core/groups';
 import { PASSWORD_POLICY } from '../core/password-policy';
 import { defaultThreatProtection, type ThreatProtection } from './settings';
-import { removalPolicyFor } from './retention';
+import { protectedRemovalPolicyFor } from './retention';
 
 /**
  * Lifetime of access and ID tokens (SPEC 8): at most 15 minutes, so that a token copied out of a
@@ -125,7 +125,7 @@ export class Identity extends Construct {
       featurePlan: FeaturePlan.PLUS,
       standardThreatProtectionMode: THREAT_PROTECTION_MODE[threatProtection],
       deletionProtection: !disposable,
-      removalPolicy: removalPolicyFor(disposable),
+      removalPolicy: protectedRemovalPolicyFor(disposable),
     });
     this.signInFlows = threatProtectionReason(threatProtection);
 

@@ -26,7 +26,8 @@ import { ENTITIES } from '../core/entities';
 import { IMPORT_AUDIT_MESSAGE } from '../import/audit';
 import { PREFIX, STEP_TIMEOUT_SECONDS } from '../import/steps';
 import { ApiFunction } from './api-function';
-import { FILE_PREFIXES, PRIVATE_BUCKET } from './data';
+import { EXPIRED_DELETE_MARKERS_RULE, PRIVATE_BUCKET } from './data';
+import { FILE_PREFIXES } from '../core/file-keys';
 import { importWorkflowDefinition, type ImportWorkflowResources } from './import-workflow';
 import { THRESHOLDS } from './monitoring';
 import { IMPORT_RETENTION, INCOMPLETE_UPLOAD_DAYS } from '../core/retention';
@@ -89,16 +90,20 @@ export class ImportDrop extends Construct {
           id: `expire-${prefix.replace('/', '')}`,
           prefix,
           expiration: Duration.days(IMPORT_RETENTION.filesDays),
-          noncurrentVersionExpiration: Duration.days(IMPORT_RETENTION.noncurrentDays),
           abortIncompleteMultipartUploadAfter: Duration.days(INCOMPLETE_UPLOAD_DAYS),
         })),
         {
           id: 'expire-reports',
           prefix: PREFIX.reports,
           expiration: Duration.days(IMPORT_RETENTION.reportsDays),
-          noncurrentVersionExpiration: Duration.days(IMPORT_RETENTION.noncurrentDays),
         },
-        { id: 'expired-delete-markers', expiredObjectDeleteMarker: true },
+        // Every prefix's earlier versions, then the delete markers left behind them, in one rule
+        // (lib/data.ts, EXPIRED_DELETE_MARKERS_RULE, says why together).
+        {
+          id: EXPIRED_DELETE_MARKERS_RULE,
+          noncurrentVersionExpiration: Duration.days(IMPORT_RETENTION.noncurrentDays),
+          expiredObjectDeleteMarker: true,
+        },
       ],
     });
 

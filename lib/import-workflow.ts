@@ -43,6 +43,12 @@ const onFailure = [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: '
 type Step = keyof typeof STEP_TIMEOUT_SECONDS;
 
 /**
+ * The alert's SNS publish: a request of well under a second, given ample room and still its own
+ * limit, as every Task states one (an emulator's default would decide it otherwise).
+ */
+export const ALERT_TIMEOUT_SECONDS = 30;
+
+/**
  * A step's Task: its own TimeoutSeconds, its function's timeout, so that neither Step Functions
  * nor a local interpreter (aws-local-stepfunctions cuts a Task at 60 s when none is set) ends it
  * at another time than Lambda would.
@@ -148,6 +154,7 @@ export function importWorkflowDefinition(r: ImportWorkflowResources): Record<str
       Alert: {
         Type: 'Task',
         Resource: `arn:${r.partition}:states:::sns:publish`,
+        TimeoutSeconds: ALERT_TIMEOUT_SECONDS,
         Parameters: {
           TopicArn: r.alarmTopicArn,
           'Message.$':

@@ -129,6 +129,8 @@ export class Monitoring extends Construct {
         principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
         actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
         resources: ['*'],
+        // A service principal acts for every account: only this account's alarms may use the key.
+        conditions: { StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID } },
       }),
     );
     this.topic = new Topic(this, 'AlarmTopic', {
@@ -153,7 +155,8 @@ export class Monitoring extends Construct {
     if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
 
     this.dashboards = new DefaultDashboardFactory(this, 'Dashboards', {
-      dashboardNamePrefix: props.name,
+      // A dashboard's name is the account's, across regions (its ARN has no region).
+      dashboardNamePrefix: `${props.name}-${Aws.REGION}`,
       createDashboard: true,
       createSummaryDashboard: false,
       createAlarmDashboard: false,

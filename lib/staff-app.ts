@@ -26,6 +26,7 @@ import {
   HttpVersion,
   PriceClass,
   ResponseHeadersPolicy,
+  S3OriginAccessControl,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -120,7 +121,13 @@ export class StaffApp extends Construct {
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `${Stack.of(this).stackName} staff page`,
       defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        origin: S3BucketOrigin.withOriginAccessControl(this.bucket, {
+          // Named as the response headers policy is, for the same reason.
+          originAccessControl: new S3OriginAccessControl(this, 'OriginAccess', {
+            originAccessControlName: `${Stack.of(this).stackName}-${region}`,
+            description: 'The staff page reads its bucket',
+          }),
+        }),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         responseHeadersPolicy: responseHeaders,
         functionAssociations: [

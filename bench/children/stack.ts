@@ -22,6 +22,7 @@ export const REFERENCE_ROUTE: Route = {
   method: 'GET',
   path: '/reference/{pk}',
   entry: 'bench/reference-read.ts',
+  entity: 'transaction',
 };
 
 const stack = await startLocalStack({

@@ -70,7 +70,7 @@ const SEED = [
       branch: { id: 3, name: 'Branch Ombudsville', address: '5 Branch Street, Ombudsville' },
       customer: { id: 1, first_name: PERSON.first_name, email: PERSON.email },
       signature: 'signatures/demo-signature.png',
-      attachment: 'id-photos/demo-id-photo.png',
+      attachment: null,
       created_by: { name: 'Orsolya Tellerwoman' },
     }),
   ),

@@ -68,8 +68,14 @@ describe.each(stages)('%s', (name, get) => {
         'AWS::Logs::LogGroup',
         1827,
       ]);
-      const policy = disposable ? 'Delete' : 'Retain';
-      expect([id, group.DeletionPolicy, group.UpdateReplacePolicy]).toEqual([id, policy, policy]);
+      const [onDelete, onReplace] = disposable
+        ? ['Delete', 'Delete']
+        : ['RetainExceptOnCreate', 'Retain'];
+      expect([id, group.DeletionPolicy, group.UpdateReplacePolicy]).toEqual([
+        id,
+        onDelete,
+        onReplace,
+      ]);
     }
   });
 

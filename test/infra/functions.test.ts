@@ -8,7 +8,6 @@ import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { ApiFunction, BUNDLING } from '../../lib/api-function';
 import { esbuildOptions } from '../../lib/esbuild-options';
-import { FILE_PREFIXES } from '../../lib/data';
 import { routes } from '../../lib/routes';
 import { PROJECT_ROOT } from '../../lib/project-root';
 import {
@@ -174,9 +173,8 @@ test('each function has its own role, assumable by Lambda only, with no managed 
   }
 });
 
-test('functions may only Query the table, UpdateItem access-state items, GetObject under the file prefixes, write their own logs and send traces', () => {
+test("functions may only Query the table, UpdateItem access-state items, GetObject their entity's files, write their own logs and send traces", () => {
   const tableArn = { 'Fn::GetAtt': [s.logicalId(s.stack.data.table), 'Arn'] };
-  const bucketArn = { 'Fn::GetAtt': [s.logicalId(s.stack.data.bucket), 'Arn'] };
   for (const [, , fn] of functionsByRoute()) {
     const roleId = fn.Properties!.Role['Fn::GetAtt'][0] as string;
     const logGroupArn = { 'Fn::GetAtt': [fn.Properties!.LoggingConfig.LogGroup.Ref, 'Arn'] };
@@ -215,16 +213,11 @@ test('functions may only Query the table, UpdateItem access-state items, GetObje
     );
     expect(granted['dynamodb:Query']).toEqual([tableArn]);
     expect(granted['dynamodb:UpdateItem']).toEqual([tableArn]);
-    expect(granted['s3:GetObject']).toHaveLength(FILE_PREFIXES.length);
-    expect(granted['s3:GetObject']).toEqual(
-      expect.arrayContaining(
-        FILE_PREFIXES.map((prefix) => ({ 'Fn::Join': ['', [bucketArn, `/${prefix}*`]] })),
-      ),
-    );
+    // Which keys: test/infra/deploy-rules.test.ts, "each GET function's S3 reach".
+    expect(granted['s3:GetObject']!.length).toBeGreaterThan(0);
     expect(granted['logs:CreateLogStream']).toEqual([logGroupArn]);
     expect(granted['logs:PutLogEvents']).toEqual([logGroupArn]);
   }
-  expect(FILE_PREFIXES).toEqual(['signatures/', 'attachments/', 'id-photos/']);
 });
 
 test('the DynamoDB actions granted are exactly the ones the handlers send', () => {

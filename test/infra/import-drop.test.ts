@@ -11,7 +11,14 @@ import { IMPORT_RETENTION } from '../../core/retention';
 import { FILE_PREFIXES } from '../../core/file-keys';
 import { PROJECT_ROOT } from '../../lib/project-root';
 import { PREFIX } from '../../import/steps';
-import { resourcesOf, resourcesUnder, synthesize, type Json, type Synthesized } from './synth';
+import {
+  definitionOf,
+  resourcesOf,
+  resourcesUnder,
+  synthesize,
+  type Json,
+  type Synthesized,
+} from './synth';
 
 let s: Synthesized;
 let few: Synthesized;
@@ -31,26 +38,6 @@ function statementsOf(json: Json, roleId: string): Json[] {
   return resourcesOf(json, 'AWS::IAM::Policy')
     .filter(([, p]) => p.Properties!.Roles.some((r: Json) => r.Ref === roleId))
     .flatMap(([, p]) => p.Properties!.PolicyDocument.Statement as Json[]);
-}
-
-/** The state machine's definition with its references replaced by placeholders. */
-function definitionOf(json: Json): Json {
-  const [, machine] = resourcesOf(json, 'AWS::StepFunctions::StateMachine')[0]!;
-  const parts = machine.Properties!.DefinitionString['Fn::Join'][1] as Json[];
-  const text = parts
-    .map((part) => {
-      if (typeof part === 'string') return part;
-      const ref = part.Ref ?? part['Fn::GetAtt']?.[0] ?? 'X';
-      if (ref === 'AWS::Partition') return 'aws';
-      if (ref === 'AWS::Region') return 'eu-west-1';
-      if (ref === 'AWS::AccountId') return '123456789012';
-      if (part['Fn::GetAtt']) return `arn:aws:lambda:eu-west-1:123456789012:function:${ref}`;
-      return ref.includes('Topic')
-        ? `arn:aws:sns:eu-west-1:123456789012:${ref}`
-        : ref.toLowerCase();
-    })
-    .join('');
-  return JSON.parse(text);
 }
 
 test('the bucket: private, encrypted, TLS only, versioned, EventBridge on, files kept 30 days', () => {
@@ -78,10 +65,18 @@ test('the bucket: private, encrypted, TLS only, versioned, EventBridge on, files
   for (const prefix of [PREFIX.incoming, PREFIX.work])
     expect(rule(prefix)).toMatchObject({
       ExpirationInDays: IMPORT_RETENTION.filesDays,
-      NoncurrentVersionExpiration: { NoncurrentDays: IMPORT_RETENTION.noncurrentDays },
       Status: 'Enabled',
     });
   expect(rule(PREFIX.reports)).toMatchObject({ ExpirationInDays: 1827 });
+  // Every prefix's earlier versions, and the delete markers they leave, in one bucket-wide rule.
+  expect(rules.filter((r) => r.Prefix === undefined)).toEqual([
+    {
+      Id: 'expire-earlier-versions',
+      NoncurrentVersionExpiration: { NoncurrentDays: IMPORT_RETENTION.noncurrentDays },
+      ExpiredObjectDeleteMarker: true,
+      Status: 'Enabled',
+    },
+  ]);
   const [, policy] = resourcesOf(s.json, 'AWS::S3::BucketPolicy').find(
     ([, p]) => p.Properties!.Bucket.Ref === id,
   )!;

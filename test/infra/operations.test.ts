@@ -77,7 +77,12 @@ describe('stages', () => {
     const named = (s: Synthesized) =>
       [
         ...resourcesOf(s.json, 'AWS::CloudWatch::Alarm').map(([, r]) => r.Properties!.AlarmName),
-        onlyResource(s.json, 'AWS::CloudWatch::Dashboard')[1].Properties!.DashboardName,
+        // With the region: test/infra/deploy-rules.test.ts.
+        (
+          onlyResource(s.json, 'AWS::CloudWatch::Dashboard')[1].Properties!.DashboardName[
+            'Fn::Join'
+          ][1] as string[]
+        )[0],
         ...resourcesOf(s.json, 'AWS::Logs::MetricFilter').map(
           ([, r]) => r.Properties!.MetricTransformations[0].MetricNamespace,
         ),
@@ -89,9 +94,13 @@ describe('stages', () => {
   });
 
   test('default: data, users and logs are retained and protected; nothing empties a bucket', () => {
+    // Kept on delete and replacement; on a rolled-back create only what deletion protection
+    // keeps CloudFormation from deleting (test/infra/deploy-rules.test.ts).
+    const PROTECTED = ['AWS::DynamoDB::Table', 'AWS::Cognito::UserPool'];
     for (const type of KEPT_TYPES) {
+      const onDelete = PROTECTED.includes(type) ? 'Retain' : 'RetainExceptOnCreate';
       for (const [id, r] of resourcesOf(prod().json, type)) {
-        expect([id, r.DeletionPolicy, r.UpdateReplacePolicy]).toEqual([id, 'Retain', 'Retain']);
+        expect([id, r.DeletionPolicy, r.UpdateReplacePolicy]).toEqual([id, onDelete, 'Retain']);
       }
     }
     expect(

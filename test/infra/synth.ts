@@ -121,3 +121,23 @@ export function bothStages() {
     ['disposable dev stage', () => dev!],
   ] as const;
 }
+
+/** The state machine's definition with its references replaced by placeholders. */
+export function definitionOf(json: CfnTemplate): Json {
+  const [, machine] = resourcesOf(json, 'AWS::StepFunctions::StateMachine')[0]!;
+  const parts = machine.Properties!.DefinitionString['Fn::Join'][1] as Json[];
+  const text = parts
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      const ref = part.Ref ?? part['Fn::GetAtt']?.[0] ?? 'X';
+      if (ref === 'AWS::Partition') return 'aws';
+      if (ref === 'AWS::Region') return 'eu-west-1';
+      if (ref === 'AWS::AccountId') return '123456789012';
+      if (part['Fn::GetAtt']) return `arn:aws:lambda:eu-west-1:123456789012:function:${ref}`;
+      return ref.includes('Topic')
+        ? `arn:aws:sns:eu-west-1:123456789012:${ref}`
+        : ref.toLowerCase();
+    })
+    .join('');
+  return JSON.parse(text);
+}

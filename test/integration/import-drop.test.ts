@@ -95,11 +95,12 @@ test('a valid file is imported: every record reads back exactly, the report and 
 test('a record naming a file the files bucket lacks is imported; the report warns with its line and key', async () => {
   const [present] = DEMO_OBJECT_KEYS; // put by the local S3 at start
   const missing = 'signatures/not put yet ü+1.png';
+  const missingAttachment = 'attachments/not put yet ü+1.pdf';
   const report = await drop.drop(
     file([
       line('transaction', txn(921, { signature: present })),
       line('customer', cust(921, { id_photo: 'id-photos/never-put.png' })),
-      line('transaction', txn(922, { signature: missing, attachment: missing })),
+      line('transaction', txn(922, { signature: missing, attachment: missingAttachment })),
     ]),
     { checkFiles: true, partBytes: 1 }, // one line a part: warnings merged across parts
   );
@@ -112,7 +113,7 @@ test('a record naming a file the files bucket lacks is imported; the report warn
   expect(report.warnings).toEqual([
     `line 2: id_photo: "id-photos/never-put.png" is not in the files bucket: its link answers 404 until the file is put there`,
     `line 3: signature: ${JSON.stringify(missing)} is not in the files bucket: its link answers 404 until the file is put there`,
-    `line 3: attachment: ${JSON.stringify(missing)} is not in the files bucket: its link answers 404 until the file is put there`,
+    `line 3: attachment: ${JSON.stringify(missingAttachment)} is not in the files bucket: its link answers 404 until the file is put there`,
   ]);
   for (const id of [921, 922]) expect(await status('transaction', id)).toBe(200);
 }, 60_000);
@@ -219,6 +220,19 @@ test('bad lines anywhere (first, last, not JSON, not UTF-8, the same id in two p
   );
   expect(last.problems).toEqual(['line 2: transaction.rate: is not a known field']);
   expect(await status('transaction', 23)).toBe(404);
+
+  // SPEC 6: a file under another field's prefix, so a transaction never hands out an ID photo.
+  const crossed = await drop.drop(
+    file([
+      line('transaction', txn(25, { signature: 'id-photos/customer-1.jpg' })),
+      line('customer', cust(25, { id_photo: 'attachments/receipt.pdf' })),
+    ]),
+  );
+  expect(crossed.problems).toEqual([
+    'line 1: transaction.signature: must begin with signatures/, where signature files are kept: the function that serves this record may read no other key',
+    'line 2: customer.id_photo: must begin with id-photos/, where id_photo files are kept: the function that serves this record may read no other key',
+  ]);
+  expect([await status('transaction', 25), await status('customer', 25)]).toEqual([404, 404]);
 }, 60_000);
 
 test('deletes remove records whole; a delete of nothing is counted', async () => {

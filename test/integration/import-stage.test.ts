@@ -204,6 +204,27 @@ test("a stage's stack: the drop from its outputs, the file under incoming/, the 
   }
 }, 120_000);
 
+test("a stage's drop refuses a file under another field's prefix with its line and field (SPEC 6)", async () => {
+  const executions: FakeExecution[] = [];
+  const stage = startStage(executions);
+  try {
+    const text = `${line('transaction', transaction({ id: 72, attachment: 'id-photos/1.jpg' }))}\n`;
+    const result = await importIntoStack(STACK, drop.fileOf(text), () => {}, {
+      clients: stackClients(outputsOf(drop.target.importBucketName), executions),
+      times: QUICK,
+    });
+    expect(reportOf(result)).toMatchObject({
+      outcome: 'rejected',
+      problems: [
+        'line 1: transaction.attachment: must begin with attachments/, where attachment files are kept: the function that serves this record may read no other key',
+      ],
+      counts: { records: 0 },
+    });
+  } finally {
+    await stage.stop();
+  }
+}, 120_000);
+
 test('a stack without the drop says so', async () => {
   await expect(
     importIntoStack(STACK, drop.fileOf('\n'), () => {}, { clients: stackClients({}) }),

@@ -337,6 +337,11 @@ describe('corrupt stored records: a 500 that shows nothing of them', () => {
       (c: Record<string, unknown>) => void (c.password = 'hunter2'),
     ],
     ['a non-integer number', (c: Record<string, unknown>) => void (c.assessment_score = 1.5)],
+    // SPEC 6: a file key under another field's prefix is never signed, whoever wrote it.
+    [
+      "an ID photo key under the signatures' prefix",
+      (c: Record<string, unknown>) => void (c.id_photo = 'signatures/1.png'),
+    ],
     // DynamoDB types no record stores: refused while the item is read (attribute-values.ts).
     ['a string set', (c: Record<string, unknown>) => void (c.tin = new Set(['TIN-SECRET-172']))],
     ['binary', (c: Record<string, unknown>) => void (c.sss = new Uint8Array([1, 7, 2]))],
@@ -361,6 +366,15 @@ describe('corrupt stored records: a 500 that shows nothing of them', () => {
   const headVersion = async (pk: string, sk: string) =>
     (await table.client.send(new GetCommand({ TableName: table.tableName, Key: { pk, sk } }))).Item
       ?.v as string;
+
+  test("a transaction whose signature names a customer's ID photo: a 500, never a link", async () => {
+    await importLines([line('transaction', transaction({ id: 176 }))]);
+    const key = { pk: 'TXN#176', sk: 'TXN' };
+    const head = (await table.client.send(new GetCommand({ TableName: table.tableName, Key: key })))
+      .Item!;
+    await put({ ...head, signature: 'id-photos/customer-1.jpg' });
+    await expectInternal('transaction', '176');
+  });
 
   test('a currency line whose rate is stored as a number', async () => {
     await importLines([line('transaction', transaction({ id: 175 }))]);

@@ -28,9 +28,9 @@ import {
 } from '../support/jwt';
 
 const routes: Route[] = [
-  { id: 'Echo', method: 'GET', path: '/things/{thing_id}', entry: 'unused' },
-  { id: 'Boom', method: 'GET', path: '/boom', entry: 'unused' },
-  { id: 'Bare', method: 'GET', path: '/bare', entry: 'unused' },
+  { id: 'Echo', method: 'GET', path: '/things/{thing_id}', entry: 'unused', entity: 'transaction' },
+  { id: 'Boom', method: 'GET', path: '/boom', entry: 'unused', entity: 'transaction' },
+  { id: 'Bare', method: 'GET', path: '/bare', entry: 'unused', entity: 'transaction' },
 ];
 
 let dataDir: string;

@@ -52,11 +52,20 @@ describe('import line validation (SPEC 3 and 6)', () => {
     ],
     [
       { signature: 'has space.png' },
-      'transaction.signature: must begin with signatures/, attachments/, id-photos/: the deployed functions may read no other key',
+      'transaction.signature: must begin with signatures/, where signature files are kept: the function that serves this record may read no other key',
     ],
     [
-      { attachment: '/signatures/x.png' },
-      'transaction.attachment: must begin with signatures/, attachments/, id-photos/: the deployed functions may read no other key',
+      { attachment: '/attachments/x.png' },
+      'transaction.attachment: must begin with attachments/, where attachment files are kept: the function that serves this record may read no other key',
+    ],
+    // SPEC 6: each field under its own prefix, so a transaction never hands out an ID photo.
+    [
+      { signature: 'id-photos/1.jpg' },
+      'transaction.signature: must begin with signatures/, where signature files are kept: the function that serves this record may read no other key',
+    ],
+    [
+      { attachment: 'signatures/1.png' },
+      'transaction.attachment: must begin with attachments/, where attachment files are kept: the function that serves this record may read no other key',
     ],
     [
       { signature: `signatures/${'é'.repeat(508)}` },
@@ -159,16 +168,21 @@ describe('import line validation (SPEC 3 and 6)', () => {
     ]);
   });
 
-  test('file keys: any key S3 stores under a readable prefix', () => {
+  test("file keys: any key S3 stores under its field's prefix", () => {
     for (const key of [
       'signatures/123/sig file.png',
-      'attachments/a+b%20c#d?e=f&g.pdf',
-      'id-photos/José Ñandú/写真 صورة.jpg',
       'signatures//double//slash',
       `signatures/${'é'.repeat(506)}`, // 1023 bytes
       'signatures/.hidden/..png',
     ])
       expect(problemsOf(line('transaction', transaction({ signature: key })))).toEqual([]);
+    const attachment = 'attachments/a+b%20c#d?e=f&g.pdf';
+    expect(problemsOf(line('transaction', transaction({ attachment })))).toEqual([]);
+    const idPhoto = 'id-photos/José Ñandú/写真 صورة.jpg';
+    expect(problemsOf(line('customer', customer({ id_photo: idPhoto })))).toEqual([]);
+    expect(problemsOf(line('customer', customer({ id_photo: 'signatures/1.png' })))).toEqual([
+      'customer.id_photo: must begin with id-photos/, where id_photo files are kept: the function that serves this record may read no other key',
+    ]);
   });
 
   test('delete lines', () => {

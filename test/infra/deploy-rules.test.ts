@@ -1,0 +1,288 @@
+/**
+ * The rehearsal of a first `cdk deploy` that needs no account: AWS's rules that neither cfn-lint
+ * nor cdk-nag knows (CloudFormation's resource handlers, S3, IAM, Step Functions), held on the
+ * synthesized stages. Each rule names the AWS page or public issue it comes from, so that the
+ * next review's findings become rules beside these.
+ */
+import { ENTITIES, filePrefixesOf } from '../../core/entities';
+import { routes } from '../../lib/routes';
+import {
+  definitionOf,
+  DISPOSABLE_DEV_CONTEXT,
+  resourcesOf,
+  synthesize,
+  type CfnResource,
+  type CfnTemplate,
+  type Json,
+  type Synthesized,
+} from './synth';
+
+const STAGES = [
+  ['the default stage', {}],
+  ['a named stage', { stage: 'prod' }],
+  ['a disposable stage', DISPOSABLE_DEV_CONTEXT],
+] as const;
+
+const synths = new Map<string, Synthesized>();
+beforeAll(() => {
+  for (const [name, context] of STAGES) synths.set(name, synthesize({ context }));
+}, 180_000);
+afterAll(() => synths.forEach((s) => s.cleanup()));
+
+const json = (stage: string): CfnTemplate => synths.get(stage)!.json;
+const kept = STAGES.filter(([name]) => name !== 'a disposable stage').map(([name]) => name);
+const all = STAGES.map(([name]) => name);
+const list = <T>(x: T | T[] | undefined): T[] =>
+  x === undefined ? [] : Array.isArray(x) ? x : [x];
+
+/**
+ * S3 lifecycle rules.
+ * - CloudFormation's S3 handler refuses a rule without one of these actions ("At least one of
+ *   [...] needs to be specified"), even one that only removes expired delete markers, which S3
+ *   itself accepts: aws-cloudformation/cloudformation-coverage-roadmap issue 1124 (open; confirmed
+ *   by AWS Support there).
+ * - S3 refuses ExpiredObjectDeleteMarker beside Days or Date in the same expiration (Amazon S3 API
+ *   Reference, LifecycleExpiration) and beside a tag filter (Amazon S3 User Guide, "Removing
+ *   expired object delete markers").
+ */
+const CFN_LIFECYCLE_ACTIONS = [
+  'AbortIncompleteMultipartUpload',
+  'ExpirationDate',
+  'ExpirationInDays',
+  'NoncurrentVersionExpiration',
+  'NoncurrentVersionExpirationInDays',
+  'NoncurrentVersionTransition',
+  'NoncurrentVersionTransitions',
+  'Transition',
+  'Transitions',
+];
+
+describe.each(all)('%s: lifecycle rules CloudFormation and S3 both accept', (stage) => {
+  const rules = () =>
+    resourcesOf(json(stage), 'AWS::S3::Bucket').flatMap(([id, bucket]) =>
+      list<Json>(bucket.Properties!.LifecycleConfiguration?.Rules).map((rule) => [id, rule]),
+    );
+
+  test('every rule holds an action the CloudFormation handler counts', () => {
+    expect(rules().length).toBeGreaterThan(0);
+    for (const [id, rule] of rules())
+      expect([id, rule.Id, CFN_LIFECYCLE_ACTIONS.some((a) => a in rule)]).toEqual([
+        id,
+        rule.Id,
+        true,
+      ]);
+  });
+
+  test('expired delete markers go only in a rule that expires noncurrent versions', () => {
+    for (const [id, rule] of rules().filter(([, r]) => r.ExpiredObjectDeleteMarker)) {
+      expect([id, 'NoncurrentVersionExpiration' in rule]).toEqual([id, true]);
+      for (const refused of ['ExpirationInDays', 'ExpirationDate', 'TagFilters'])
+        expect([id, refused, refused in rule]).toEqual([id, refused, false]);
+    }
+  });
+
+  test('every versioned bucket still removes its expired delete markers', () => {
+    for (const [id, bucket] of resourcesOf(json(stage), 'AWS::S3::Bucket')) {
+      if (bucket.Properties!.VersioningConfiguration?.Status !== 'Enabled') continue;
+      const rules = list<Json>(bucket.Properties!.LifecycleConfiguration?.Rules);
+      expect([id, rules.some((r) => r.ExpiredObjectDeleteMarker === true)]).toEqual([id, true]);
+    }
+  });
+});
+
+/**
+ * What a rolled-back first deploy leaves.
+ * - RetainExceptOnCreate deletes a resource when the create that made it rolls back, and keeps
+ *   it on a stack delete (AWS CloudFormation User Guide, "DeletionPolicy attribute").
+ * - A protected store refuses its delete: DynamoDB DeleteTable with deletion protection on, and
+ *   Cognito DeleteUserPool with DeletionProtection ACTIVE (their API references). A rollback that
+ *   tried would end in ROLLBACK_FAILED, which `cdk deploy` cannot retry: such a store is kept
+ *   (Retain), and under a generated name, so that the retry creates a new one beside it.
+ * - Any other kept resource with a fixed name (a log group under /aws/vendedlogs/...) would make
+ *   the retry fail with "already exists".
+ */
+const PROTECTION: Record<string, (r: CfnResource) => boolean> = {
+  'AWS::DynamoDB::Table': (r) => r.Properties!.DeletionProtectionEnabled === true,
+  'AWS::Cognito::UserPool': (r) => r.Properties!.DeletionProtection === 'ACTIVE',
+};
+const FIXED_NAME: Record<string, string> = {
+  'AWS::DynamoDB::Table': 'TableName',
+  'AWS::Cognito::UserPool': 'UserPoolName',
+};
+
+describe.each(kept)('%s: a failed first deploy can simply be run again', (stage) => {
+  const withPolicy = () =>
+    Object.entries(json(stage).Resources).filter(([, r]) => r.DeletionPolicy !== undefined);
+
+  test('plain Retain only where deletion protection would refuse the rollback, never named', () => {
+    const retained = withPolicy().filter(([, r]) => r.DeletionPolicy === 'Retain');
+    expect(retained.length).toBeGreaterThan(0);
+    for (const [id, r] of retained) {
+      expect([id, r.Type, PROTECTION[r.Type]?.(r) ?? false]).toEqual([id, r.Type, true]);
+      expect([id, r.Properties![FIXED_NAME[r.Type]!]]).toEqual([id, undefined]);
+    }
+  });
+
+  test('a store with deletion protection is never deleted by CloudFormation', () => {
+    for (const [type, isProtected] of Object.entries(PROTECTION))
+      for (const [id, r] of resourcesOf(json(stage), type))
+        if (isProtected(r)) expect([id, r.DeletionPolicy]).toEqual([id, 'Retain']);
+  });
+
+  test('everything else kept goes when its create rolls back, and survives a replacement', () => {
+    for (const [id, r] of withPolicy()) {
+      expect([id, ['Retain', 'RetainExceptOnCreate', 'Delete']]).toEqual([
+        id,
+        expect.arrayContaining([r.DeletionPolicy]),
+      ]);
+      if (r.DeletionPolicy !== 'Delete')
+        expect([id, r.UpdateReplacePolicy]).toEqual([id, 'Retain']);
+    }
+    const named = resourcesOf(json(stage), 'AWS::Logs::LogGroup').filter(
+      ([, r]) => r.Properties!.LogGroupName !== undefined,
+    );
+    expect(named.length).toBeGreaterThan(0);
+    for (const [id, r] of named)
+      expect([id, r.DeletionPolicy]).toEqual([id, 'RetainExceptOnCreate']);
+  });
+});
+
+test('a disposable stage keeps nothing', () => {
+  for (const [id, r] of Object.entries(json('a disposable stage').Resources))
+    expect([id, r.DeletionPolicy ?? 'Delete']).toEqual([id, 'Delete']);
+});
+
+/**
+ * Names unique per account, across regions: the same stage in a second region of one account
+ * fails unless the name carries the region.
+ * - CloudFront is global: origin access controls, response headers policies, functions, cache
+ *   and origin request policies are named per account (Amazon CloudFront API Reference:
+ *   OriginAccessControlAlreadyExists, ResponseHeadersPolicyAlreadyExists, FunctionAlreadyExists).
+ * - A CloudWatch dashboard's ARN has no region (arn:aws:cloudwatch::<account>:dashboard/<name>,
+ *   Service Authorization Reference for CloudWatch).
+ * - IAM names are global to the account (IAM User Guide, "IAM identifiers").
+ * - An S3 bucket name is global to all of AWS: never set one, let CloudFormation generate it.
+ */
+const ACCOUNT_WIDE_NAMES: Record<string, (p: Json) => unknown> = {
+  'AWS::CloudFront::OriginAccessControl': (p) => p.OriginAccessControlConfig?.Name,
+  'AWS::CloudFront::ResponseHeadersPolicy': (p) => p.ResponseHeadersPolicyConfig?.Name,
+  'AWS::CloudFront::Function': (p) => p.Name,
+  'AWS::CloudFront::CachePolicy': (p) => p.CachePolicyConfig?.Name,
+  'AWS::CloudFront::OriginRequestPolicy': (p) => p.OriginRequestPolicyConfig?.Name,
+  'AWS::CloudWatch::Dashboard': (p) => p.DashboardName,
+  'AWS::IAM::Role': (p) => p.RoleName,
+  'AWS::IAM::ManagedPolicy': (p) => p.ManagedPolicyName,
+};
+
+describe.each(all)('%s: names unique per account carry the region', (stage) => {
+  test('every name CloudFront, CloudWatch dashboards or IAM hold per account', () => {
+    const named: string[] = [];
+    for (const [type, nameOf] of Object.entries(ACCOUNT_WIDE_NAMES))
+      for (const [id, r] of resourcesOf(json(stage), type)) {
+        const name = nameOf(r.Properties ?? {});
+        if (name === undefined) continue;
+        named.push(type);
+        expect([id, JSON.stringify(name)]).toEqual([
+          id,
+          expect.stringContaining('{"Ref":"AWS::Region"}'),
+        ]);
+      }
+    expect([...new Set(named)].sort()).toEqual(
+      expect.arrayContaining([
+        'AWS::CloudFront::Function',
+        'AWS::CloudFront::OriginAccessControl',
+        'AWS::CloudFront::ResponseHeadersPolicy',
+        'AWS::CloudWatch::Dashboard',
+      ]),
+    );
+  });
+
+  test('no bucket has a fixed name', () => {
+    for (const [id, r] of resourcesOf(json(stage), 'AWS::S3::Bucket'))
+      expect([id, r.Properties!.BucketName]).toEqual([id, undefined]);
+  });
+});
+
+/**
+ * Each GET function may read only its own entity's files (SPEC 6): a presigned URL carries the
+ * signer's permissions (Amazon S3 User Guide, "Sharing objects with presigned URLs"), so the
+ * role is what bounds every link the API hands out.
+ */
+describe.each(all)("%s: each GET function's S3 reach", (stage) => {
+  test.each(routes.map((r) => [r.id, r.entity] as const))('%s', (routeId, entity) => {
+    const s = synths.get(stage)!;
+    const fn = s.stack.api.functions.get(routeId)!;
+    const roleId = s.logicalId(fn.role as never);
+    const bucketArn = { 'Fn::GetAtt': [s.logicalId(s.stack.data.bucket), 'Arn'] };
+    const s3 = resourcesOf(s.json, 'AWS::IAM::Policy')
+      .filter(([, p]) => list<Json>(p.Properties!.Roles).some((r) => r.Ref === roleId))
+      .flatMap(([, p]) => list<Json>(p.Properties!.PolicyDocument.Statement))
+      .filter((st) => list<string>(st.Action).some((a) => a.startsWith('s3:')));
+    const keysOf = (resources: Json[]) => resources.map((r) => JSON.stringify(r)).sort();
+    expect(s3.map((st) => [st.Effect, st.Action, keysOf(list(st.Resource))])).toEqual([
+      [
+        'Allow',
+        's3:GetObject',
+        keysOf(
+          filePrefixesOf(ENTITIES[entity]).map((prefix) => ({
+            'Fn::Join': ['', [bucketArn, `/${prefix}*`]],
+          })),
+        ),
+      ],
+    ]);
+    expect(filePrefixesOf(ENTITIES[entity])).toEqual(
+      entity === 'transaction' ? ['signatures/', 'attachments/'] : ['id-photos/'],
+    );
+  });
+});
+
+/**
+ * A service principal acts for every account that uses the service: a key policy that lets one
+ * in must hold it to this account (IAM User Guide, "The confused deputy problem"; AWS KMS
+ * Developer Guide, "Permissions for AWS services in key policies").
+ */
+describe.each(all)('%s: service principals in key policies are held to this account', (stage) => {
+  test('every statement of a key policy naming a service has aws:SourceAccount or aws:SourceArn', () => {
+    const statements = resourcesOf(json(stage), 'AWS::KMS::Key').flatMap(([id, key]) =>
+      list<Json>(key.Properties!.KeyPolicy.Statement).map((st) => [id, st] as const),
+    );
+    const forServices = statements.filter(([, st]) => st.Principal?.Service !== undefined);
+    expect(forServices.length).toBeGreaterThan(0);
+    for (const [id, st] of forServices) {
+      const keys = Object.values((st.Condition ?? {}) as Record<string, object>).flatMap((c) =>
+        Object.keys(c),
+      );
+      expect([id, st.Sid, keys]).toEqual([
+        id,
+        st.Sid,
+        expect.arrayContaining([expect.stringMatching(/^aws:Source(Account|Arn)$/)]),
+      ]);
+    }
+  });
+});
+
+/**
+ * Every Task states its own TimeoutSeconds: without one the service lets a Task run 99,999,999 s,
+ * up to the execution's own limit (AWS Step Functions Developer Guide, "Task workflow state"),
+ * while an emulator's default decides it locally (aws-local-stepfunctions cuts it at 60 s).
+ */
+describe.each(all)('%s: the workflow', (stage) => {
+  test('every Task, in every Map too, has a timeout', () => {
+    const tasks: [string, Json][] = [];
+    const walk = (states: Record<string, Json>) => {
+      for (const [name, state] of Object.entries(states)) {
+        if (state.Type === 'Task') tasks.push([name, state]);
+        const inner = state.ItemProcessor ?? state.Iterator;
+        if (inner) walk(inner.States as Record<string, Json>);
+        for (const branch of list<Json>(state.Branches)) walk(branch.States);
+      }
+    };
+    walk(definitionOf(json(stage)).States);
+    expect(tasks.map(([name]) => name)).toContain('Alert');
+    for (const [name, task] of tasks)
+      expect([name, Number.isInteger(task.TimeoutSeconds) && task.TimeoutSeconds > 0]).toEqual([
+        name,
+        true,
+      ]);
+  });
+});
