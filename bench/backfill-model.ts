@@ -6,33 +6,22 @@
  */
 import { DEFAULT_PART_BYTES } from '../import/parts';
 import { STEP_TIMEOUT_SECONDS, WRITE_STOP_MARGIN_MS } from '../import/steps';
-import { IMPORT_CONCURRENCY, TABLE_WARM_READS, TABLE_WARM_WRITES } from '../lib/settings';
-
-const WRITE_UNITS_PER_RECORD = 3;
-const READ_UNITS_PER_RECORD = 1;
+import { IMPORT_CONCURRENCY, TABLE_WARM_WRITES } from '../lib/settings';
 
 export const BACKFILL = {
   /** Five years of a 50-branch chain. */
   records: 18_000_000,
   /** JSON bytes a record (the demo transaction is 700 with every field set; most exports are shorter). */
   bytesPerRecord: 300,
-  /** A new transaction with two currency lines: 3 items of under 1 KB (import/writer.ts). */
-  writeUnitsPerRecord: WRITE_UNITS_PER_RECORD,
-  /** The writer's keys-only Query for older versions: consistent, under 4 KB, 1 read unit. */
-  readUnitsPerRecord: READ_UNITS_PER_RECORD,
+  /**
+   * A record is one item (core/layout.ts), one PutItem: a transaction with two currency lines is
+   * under 1 KB, 1 write unit. The write reads nothing: no read units, no read setting.
+   */
+  writeUnitsPerRecord: 1,
   /** `-c tableWarmWritesPerSecond=40000`: the most without a quota raise. */
   warmWritesPerSecond: TABLE_WARM_WRITES.max,
   /** A new on-demand table's writes without the setting. */
   newTableWritesPerSecond: TABLE_WARM_WRITES.min,
-  /**
-   * `-c tableWarmReadsPerSecond`: the reads the warmed writes need (a record's Query each),
-   * rounded up to a thousand: 14,000.
-   */
-  warmReadsPerSecond:
-    Math.ceil(((TABLE_WARM_WRITES.max / WRITE_UNITS_PER_RECORD) * READ_UNITS_PER_RECORD) / 1000) *
-    1000,
-  /** A new on-demand table's warm reads, without the setting. */
-  newTableReadsPerSecond: TABLE_WARM_READS.min,
   /** An on-demand table serves up to twice its previous peak; past that it adapts in ~30 min. */
   doublingSeconds: 1800,
   /** Lambda's CPU grows with memory: 1,769 MB is one vCPU (lib/import-drop.ts STEPS). */
@@ -43,7 +32,7 @@ export const BACKFILL = {
   planReadBytesPerSecond: 100e6,
   /** Per part: Step Functions starting the Map's item and Lambda its invocation (a cold start). */
   partStartSeconds: 1,
-  limitMinutes: 30,
+  limitMinutes: 15,
 } as const;
 
 /** Section 11's medians, each on one core. */
@@ -58,8 +47,6 @@ export interface StepRates {
 export interface Scenario {
   concurrency: number;
   warmWritesPerSecond: number;
-  /** Undefined: reads not a bound (warmed as far as the writes need). */
-  warmReadsPerSecond?: number;
   /** The table's throughput doubling every `doublingSeconds` (up to the quota) as it is used. */
   grows?: true;
 }
@@ -86,16 +73,14 @@ export interface BackfillModel {
   workerRecordsPerSecond: number;
   /** Write units a second over 3 × one worker's records/s, rounded up. */
   concurrency: number;
-  /** Warmed to 40,000 writes and 14,000 reads, at that concurrency. */
+  /** Warmed to 40,000 writes, at that concurrency. */
   recommended: BackfillRun;
-  /** The same without the read setting: reads at a new table's 12,000 units a second. */
-  readsUnwarmed: BackfillRun;
   /** Warmed, at the default concurrency (10). */
   defaultConcurrency: BackfillRun;
-  /** No settings: a new table (4,000 writes, 12,000 reads, doubling as used), concurrency 10. */
+  /** No settings: a new table (4,000 writes, doubling as used), concurrency 10. */
   newTable: BackfillRun;
-  /** The least concurrency within the limit, warmed, reads unwarmed too; undefined: none. */
-  leastWithin: { warmed?: number; readsUnwarmed?: number };
+  /** The least concurrency within the limit, warmed; undefined: none. */
+  leastWithin: number | undefined;
 }
 
 /** Records a second the table takes `t` seconds into the writes. */
@@ -103,8 +88,7 @@ function tableRecordsAt(scenario: Scenario, t: number): number {
   const b = BACKFILL;
   const factor = scenario.grows ? 2 ** Math.floor(t / b.doublingSeconds) : 1;
   const writes = Math.min(scenario.warmWritesPerSecond * factor, TABLE_WARM_WRITES.max);
-  const reads = (scenario.warmReadsPerSecond ?? Infinity) * factor;
-  return Math.min(writes / b.writeUnitsPerRecord, reads / b.readUnitsPerRecord);
+  return writes / b.writeUnitsPerRecord;
 }
 
 export function runBackfill(rates: StepRates, scenario: Scenario): BackfillRun {
@@ -170,11 +154,7 @@ export function backfillModel(rates: StepRates): BackfillModel {
   const concurrency = Math.ceil(
     b.warmWritesPerSecond / (b.writeUnitsPerRecord * workerRecordsPerSecond),
   );
-  const warm = {
-    warmWritesPerSecond: b.warmWritesPerSecond,
-    warmReadsPerSecond: b.warmReadsPerSecond,
-  };
-  const readsUnwarmed = { ...warm, warmReadsPerSecond: b.newTableReadsPerSecond };
+  const warm = { warmWritesPerSecond: b.warmWritesPerSecond };
   return {
     fileBytes,
     parts,
@@ -183,17 +163,12 @@ export function backfillModel(rates: StepRates): BackfillModel {
     workerRecordsPerSecond,
     concurrency,
     recommended: runBackfill(rates, { ...warm, concurrency }),
-    readsUnwarmed: runBackfill(rates, { ...readsUnwarmed, concurrency }),
     defaultConcurrency: runBackfill(rates, { ...warm, concurrency: IMPORT_CONCURRENCY.default }),
     newTable: runBackfill(rates, {
       warmWritesPerSecond: b.newTableWritesPerSecond,
-      warmReadsPerSecond: b.newTableReadsPerSecond,
       grows: true,
       concurrency: IMPORT_CONCURRENCY.default,
     }),
-    leastWithin: {
-      warmed: leastWithin(rates, warm),
-      readsUnwarmed: leastWithin(rates, readsUnwarmed),
-    },
+    leastWithin: leastWithin(rates, warm),
   };
 }

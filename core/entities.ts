@@ -18,9 +18,9 @@ export interface EntityDescriptor<R = unknown> {
   readonly label: string;
   /** The API's path parameter that holds the id. */
   readonly pathParameter: string;
-  /** Key prefixes (./layout): the partition, the head's sort key, the children's sort keys. */
-  readonly keys: { readonly partition: string; readonly head: string; readonly child: string };
-  /** The array field whose entries are stored as child items, one item each. */
+  /** Its item's key (./layout): the partition key's prefix, the sort key. */
+  readonly keys: { readonly partition: string; readonly sort: string };
+  /** The array field of its children, stored in the record's item in ascending id order. */
   readonly children: string;
   /** The record's shape, given how its time fields are written (wall time or stored UTC). */
   readonly check: (time: Check) => Check;
@@ -51,7 +51,7 @@ export const TRANSACTION = describe<Transaction>({
   name: 'transaction',
   label: 'Transaction',
   pathParameter: 'transaction_id',
-  keys: { partition: 'TXN#', head: 'TXN', child: 'LINE#' },
+  keys: { partition: 'TXN#', sort: 'TXN' },
   children: 'transaction_currencies',
   check: transactionCheck,
   timeFields: ['created_at'],
@@ -62,7 +62,7 @@ export const CUSTOMER = describe<Customer>({
   name: 'customer',
   label: 'Customer',
   pathParameter: 'customer_id',
-  keys: { partition: 'CUS#', head: 'CUS', child: 'RISK#' },
+  keys: { partition: 'CUS#', sort: 'CUS' },
   children: 'customer_risk_assessments',
   check: customerCheck,
   timeFields: ['last_transaction_datetime'],

@@ -1,34 +1,38 @@
 /**
- * The single table's layout. Every record is one item collection under one partition key, so
- * that a GET is one Query:
+ * The single table's layout. A record is one item, its children a list attribute in ascending
+ * id order, so that a PutItem replaces it whole and a GET is one GetItem (SPEC 6, 6.1):
  *
- * | item              | pk          | sk                                          |
- * |-------------------|-------------|---------------------------------------------|
- * | transaction       | `TXN#<id>`  | `TXN`                                       |
- * | currency line     | `TXN#<id>`  | `LINE#<version>#<line id, 16 digits>`       |
- * | customer profile  | `CUS#<id>`  | `CUS`                                       |
- * | risk assessment   | `CUS#<id>`  | `RISK#<version>#<assessment id, 16 digits>` |
+ * | item        | pk          | sk    | attributes                                          |
+ * |-------------|-------------|-------|-----------------------------------------------------|
+ * | transaction | `TXN#<id>`  | `TXN` | its fields, `transaction_currencies`, `v`           |
+ * | customer    | `CUS#<id>`  | `CUS` | its fields, `customer_risk_assessments`, `v`        |
+ * | deleted     | as above    |       | `v`, `deleted: true` (a tombstone)                  |
  *
- * (prefixes per entity in ./entities). The head item carries the record's version (`v`) and its
- * number of children (`n`); a tombstone head (`deleted`) marks a deleted record. Children of two
- * versions coexist while an import replaces a record; readers keep only the head's
- * (docs/architecture.md). Zero-padding ids to 16 digits (2^53-1 has 16) makes the sort key order
- * the numeric id order.
+ * (prefixes per entity in ./entities; access-state items, `USER#...`, in ./access-state). `v` is
+ * the version an import wrote; a write goes through only over an older one, so no older import
+ * brings back what a newer one replaced or deleted (import/writer.ts).
  *
  * Access patterns:
- * - Get One Transaction / Customer: Query pk -> the head and its children (functions/shared/store.ts).
- * - Import: children, then the head (conditional PutItem), then a keys-only Query for the items
- *   of older versions to delete (import/writer.ts).
+ * - Get One Transaction / Customer: GetItem pk, sk (functions/shared/store.ts).
+ * - Import: PutItem of the record or its tombstone, on condition, returning the old item
+ *   (import/writer.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { EntityDescriptor } from './entities';
 
 export const PARTITION_KEY = 'pk';
 export const SORT_KEY = 'sk';
-/** Head attributes: the version whose children make the record, and how many there are. */
+/** The version the import wrote. */
 export const VERSION = 'v';
-export const CHILD_COUNT = 'n';
 export const DELETED = 'deleted';
+/**
+ * An attribute only the earlier layout wrote (the head's count of child items, each child an item
+ * of its own): a table holding it is loaded again from its files (docs/operations.md).
+ */
+export const OLD_LAYOUT_CHILD_COUNT = 'n';
+
+/** DynamoDB's item size limit, 400 KB, in bytes as it counts them. */
+export const MAX_ITEM_BYTES = 400 * 1024;
 
 export type Item = Record<string, unknown>;
 
@@ -36,16 +40,9 @@ export function partitionKey(entity: EntityDescriptor, id: bigint): string {
   return `${entity.keys.partition}${id}`;
 }
 
-export function childSortKey(entity: EntityDescriptor, version: string, childId: bigint): string {
-  return `${entity.keys.child}${version}#${childId.toString().padStart(16, '0')}`;
-}
-
-/** The version in a child's sort key, or undefined for any other item (the head). */
-export function childVersion(entity: EntityDescriptor, sk: string): string | undefined {
-  const prefix = entity.keys.child;
-  if (!sk.startsWith(prefix)) return undefined;
-  const hash = sk.indexOf('#', prefix.length);
-  return hash < 0 ? undefined : sk.slice(prefix.length, hash);
+/** The key of a record's item. */
+export function keyOf(entity: EntityDescriptor, id: bigint): Item {
+  return { [PARTITION_KEY]: partitionKey(entity, id), [SORT_KEY]: entity.keys.sort };
 }
 
 /**
@@ -64,40 +61,41 @@ export function newVersion(now = Date.now(), after?: string): string {
   return `${ms.toString(36).padStart(9, '0')}${random}`;
 }
 
-/**
- * The items that store one version of a record: its children, then its head (written last,
- * conditionally, by the import: see import/writer.ts).
- */
-export function itemsOf(
-  entity: EntityDescriptor,
-  record: Item,
-  version: string,
-): { head: Item; children: Item[] } {
-  const { [entity.children]: children, ...fields } = record;
-  const pk = partitionKey(entity, record.id as bigint);
-  const list = children as Item[];
-  return {
-    head: {
-      [PARTITION_KEY]: pk,
-      [SORT_KEY]: entity.keys.head,
-      ...fields,
-      [VERSION]: version,
-      [CHILD_COUNT]: BigInt(list.length),
-    },
-    children: list.map((child) => ({
-      [PARTITION_KEY]: pk,
-      [SORT_KEY]: childSortKey(entity, version, child.id as bigint),
-      ...child,
-    })),
-  };
+/** A version as long as every version: what the import sizes a record with before writing it. */
+export const VERSION_FOR_SIZE = newVersion(0);
+
+/** The item that stores a record (its children already in ascending id order). */
+export function itemOf(entity: EntityDescriptor, record: Item, version: string): Item {
+  return { ...keyOf(entity, record.id as bigint), ...record, [VERSION]: version };
 }
 
-/** The head of a deleted record: a version, so that no older import can bring it back. */
+/** The item of a deleted record: a version, so that no older import can bring it back. */
 export function tombstoneOf(entity: EntityDescriptor, id: bigint, version: string): Item {
-  return {
-    [PARTITION_KEY]: partitionKey(entity, id),
-    [SORT_KEY]: entity.keys.head,
-    [VERSION]: version,
-    [DELETED]: true,
-  };
+  return { ...keyOf(entity, id), [VERSION]: version, [DELETED]: true };
+}
+
+const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
+
+/** A number's size: leading and trailing zeros, the sign and the point do not count. */
+function numberSize(value: bigint | number): number {
+  const digits = String(value).replace(/[-.]/g, '').replace(/^0+/, '').replace(/0+$/, '');
+  return Math.ceil(Math.max(1, digits.length) / 2) + 1;
+}
+
+/**
+ * A value's size as DynamoDB counts it (Developer Guide, "DynamoDB item sizes and formats"):
+ * strings their UTF-8 bytes; numbers 1 byte per two significant digits plus 1; null and booleans
+ * 1; a list or map 3 bytes, plus 1 byte and the size of each element (a map's with its name).
+ */
+function valueSize(value: unknown): number {
+  if (typeof value === 'string') return utf8(value);
+  if (typeof value === 'bigint' || typeof value === 'number') return numberSize(value);
+  if (value === null || typeof value === 'boolean') return 1;
+  if (Array.isArray(value)) return value.reduce((n: number, v) => n + 1 + valueSize(v), 3);
+  return Object.entries(value as Item).reduce((n, [k, v]) => n + 1 + utf8(k) + valueSize(v), 3);
+}
+
+/** An item's size as DynamoDB counts it against MAX_ITEM_BYTES: its attributes' names and values. */
+export function itemSize(item: Item): number {
+  return Object.entries(item).reduce((n, [name, value]) => n + utf8(name) + valueSize(value), 0);
 }

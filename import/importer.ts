@@ -7,7 +7,7 @@ import pLimit from 'p-limit';
 import { createTimeCodec } from '../core/times';
 import { readLines, type Line } from './lines';
 import { createLineParser, type LineParser } from './records';
-import { writeGroup, type Write, type WriterOptions, type Written } from './writer';
+import { writeRecord, type Write, type WriterOptions, type Written } from './writer';
 
 export interface ImportOptions {
   client: DynamoDBDocumentClient;
@@ -17,7 +17,7 @@ export interface ImportOptions {
   onProblem?: (problem: string) => void;
   /** Called when writing starts (0 done) and as records are written or deleted. */
   onProgress?: (done: number, total: number) => void;
-  /** Records written together (their children batched together). */
+  /** Records written together, each by a request of its own. */
   recordsPerGroup?: number;
   /** Groups in flight at once. */
   concurrency?: number;
@@ -182,10 +182,18 @@ export async function writeRecords(
   const slots = options.slots ?? writeSlots(concurrency);
   const summary = emptySummary();
   const writer = { client: options.client, tableName: options.tableName, now: options.now };
+  // The group's records at once; those written are counted and told even when another fails,
+  // so that a failed import's report counts every record it wrote (SPEC 9).
   const write = async (group: Parsed[]): Promise<void> => {
-    const written = await writeGroup(writer, group);
-    group.forEach((w, i) => count(summary, w, written[i]!));
-    onWritten(group.map((write, i) => ({ write, written: written[i]! })));
+    const settled = await Promise.allSettled(group.map((w) => writeRecord(writer, w)));
+    const done = group.flatMap((write, i) => {
+      const result = settled[i]!;
+      return result.status === 'fulfilled' ? [{ write, written: result.value }] : [];
+    });
+    for (const { write, written } of done) count(summary, write, written);
+    onWritten(done);
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
   };
 
   const inFlight = new Set<Promise<void>>();

@@ -5,7 +5,7 @@
 import { ENTITIES, type Entity, type EntityDescriptor } from '../core/entities';
 import { MAX_ID } from '../core/ids';
 import { parseExactJson } from '../core/json';
-import type { Item } from '../core/layout';
+import { MAX_ITEM_BYTES, VERSION_FOR_SIZE, itemOf, itemSize, type Item } from '../core/layout';
 import { timeCheck } from '../core/records';
 import { integer, validate, type Problem } from '../core/schema';
 import type { TimeCodec } from '../core/times';
@@ -87,12 +87,19 @@ export function createLineParser(times: TimeCodec): LineParser {
       entity,
     );
     if (!checked.ok) return checked;
-    return {
-      ok: true,
-      kind: 'put',
-      entity: descriptor,
-      id: checked.value.id as bigint,
-      record: toStored(descriptor, checked.value),
-    };
+    const record = toStored(descriptor, checked.value);
+    // SPEC 6: stored whole as one item, or refused: never cut.
+    const size = itemSize(itemOf(descriptor, record, VERSION_FOR_SIZE));
+    if (size > MAX_ITEM_BYTES)
+      return {
+        ok: false,
+        problems: [
+          {
+            path: entity,
+            reason: `stored as ${Math.ceil(size / 1024)} KB; at most ${MAX_ITEM_BYTES / 1024} KB (DynamoDB's item limit)`,
+          },
+        ],
+      };
+    return { ok: true, kind: 'put', entity: descriptor, id: checked.value.id as bigint, record };
   };
 }

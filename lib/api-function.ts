@@ -21,6 +21,7 @@ import type { Construct } from 'constructs';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ACCESS_PARTITION_PREFIX } from '../core/access-state';
+import type { EntityDescriptor } from '../core/entities';
 import { PROJECT_ROOT } from './project-root';
 import { AUDIT_RETENTION, removalPolicyFor } from './retention';
 
@@ -160,12 +161,23 @@ export class ApiFunction extends NodejsFunction {
   }
 
   /**
-   * Lets the function read the table the way the handlers do: one Query of an item collection.
-   * No GetItem, Scan or batch reads (unused), no indexes, no writes.
+   * Lets the function read the table the way the handlers do: GetItem of its own entity's records
+   * and of the callers' access-state items, nothing else (no Query, Scan, batch reads, indexes or
+   * writes), so that the transactions' function cannot read a customer. The Null condition closes
+   * the ForAllValues gap, as in grantAccessStateWrite.
    */
-  grantTableRead(table: ITable): void {
+  grantTableRead(table: ITable, entity: EntityDescriptor): void {
     this.addToRolePolicy(
-      new PolicyStatement({ actions: ['dynamodb:Query'], resources: [table.tableArn] }),
+      new PolicyStatement({
+        actions: ['dynamodb:GetItem'],
+        resources: [table.tableArn],
+        conditions: {
+          'ForAllValues:StringLike': {
+            'dynamodb:LeadingKeys': [`${entity.keys.partition}*`, `${ACCESS_PARTITION_PREFIX}*`],
+          },
+          Null: { 'dynamodb:LeadingKeys': 'false' },
+        },
+      }),
     );
   }
 

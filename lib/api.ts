@@ -141,9 +141,10 @@ export class Api extends Construct {
         logRetention: props.logRetention,
         logRemovalPolicy: props.logRemovalPolicy,
       });
-      fn.grantTableRead(props.table);
+      const entity = ENTITIES[route.entity];
+      fn.grantTableRead(props.table, entity);
       fn.grantAccessStateWrite(props.table);
-      fn.grantFileRead(props.bucket, filePrefixesOf(ENTITIES[route.entity]));
+      fn.grantFileRead(props.bucket, filePrefixesOf(entity));
       this.httpApi.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],

@@ -380,15 +380,15 @@ export class ImportDrop extends Construct {
 }
 
 /**
- * The writes import/writer.ts makes, on records only: BatchWriteItem, PutItem and the Query that
- * finds a record's older children, each on condition that every key is a record's (`TXN#`,
- * `CUS#`): the import can neither read nor write a user's access state (`USER#`).
+ * The writes import/writer.ts makes, on records only: a PutItem per record, on condition that its
+ * key is a record's (`TXN#`, `CUS#`): the import can neither read nor write a user's access state
+ * (`USER#`).
  */
 function grantRecordWrite(fn: ApiFunction, table: ITable): void {
   const prefixes = Object.values(ENTITIES).map((entity) => `${entity.keys.partition}*`);
   fn.addToRolePolicy(
     new PolicyStatement({
-      actions: ['dynamodb:BatchWriteItem', 'dynamodb:PutItem', 'dynamodb:Query'],
+      actions: ['dynamodb:PutItem'],
       resources: [table.tableArn],
       conditions: {
         'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes },

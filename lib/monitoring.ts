@@ -21,11 +21,11 @@ import { ApiFunction } from './api-function';
 import type { Route } from './routes';
 
 /**
- * The DynamoDB operations this stack performs on its table: the functions Query records
- * (functions/shared/store.ts) and update the caller's access state (functions/shared/access.ts);
- * the import Queries, Puts and BatchWrites (import/writer.ts).
+ * The DynamoDB operations this stack performs on its table: the functions get records
+ * (functions/shared/store.ts) and get and update the caller's access state
+ * (functions/shared/access.ts); the import puts records (import/writer.ts).
  */
-export const TABLE_OPERATIONS = ['Query', 'UpdateItem', 'PutItem', 'BatchWriteItem'] as const;
+export const TABLE_OPERATIONS = ['GetItem', 'UpdateItem', 'PutItem'] as const;
 
 /**
  * What an X-Ray trace holds, for the alarm descriptions that point to traces: HTTP APIs send no

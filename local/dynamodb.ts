@@ -12,9 +12,10 @@ import {
   DynamoDBClient,
   ListTablesCommand,
   ResourceNotFoundException,
+  ScanCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import { PARTITION_KEY, SORT_KEY } from '../core/layout';
+import { OLD_LAYOUT_CHILD_COUNT, PARTITION_KEY, SORT_KEY } from '../core/layout';
 import { LOCALHOST, assertPortFree, waitUntil } from './net';
 
 export const JAVA_REQUIRED =
@@ -196,4 +197,27 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
   );
   await waitUntilTableExists({ client, maxWaitTime: 30, minDelay: 1 }, { TableName: tableName });
   return true;
+}
+
+/**
+ * Whether a table holds records in the earlier layout (each child an item of its own, the record's
+ * item counting them): every such record's item has that count, so the first page of a Scan
+ * finds one if the table holds any record. The API answers 503 for such a record.
+ */
+export async function holdsOldLayout(client: DynamoDBClient, tableName: string): Promise<boolean> {
+  const page = await client.send(new ScanCommand({ TableName: tableName, Limit: 200 }));
+  return (page.Items ?? []).some(
+    (item) => item[OLD_LAYOUT_CHILD_COUNT] !== undefined || (item[SORT_KEY]?.S ?? '').includes('#'),
+  );
+}
+
+/** What `npm start` says of a data directory whose table holds the earlier layout. */
+export function oldLayoutMessage(dataDir: string): string {
+  return (
+    `${dataDir} holds records in the table layout of an earlier version (each currency line and ` +
+    'risk assessment an item of its own); this version keeps each record in one item, and ' +
+    'would answer 503 for those records. Move the directory aside (or delete it) and run ' +
+    '`npm start` again: the demo data is loaded anew. Then import your own files again with ' +
+    '`npm run import -- <file>`.'
+  );
 }

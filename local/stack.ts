@@ -9,7 +9,14 @@ import { operatorSettingsFromEnv } from '../functions/shared/config';
 import { PROJECT_ROOT } from '../lib/project-root';
 import type { Route } from '../lib/routes';
 import { startCognito, type LocalCognito, type TokenKind } from './cognito';
-import { JAVA_REQUIRED, javaOnPath, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb';
+import {
+  JAVA_REQUIRED,
+  holdsOldLayout,
+  javaOnPath,
+  oldLayoutMessage,
+  startDynamoDbLocal,
+  type DynamoDbLocal,
+} from './dynamodb';
 import { startGateway, type Gateway, type HandlerLoader } from './gateway';
 import { LOCAL_REGION } from './api-event';
 import { auditedHandlers } from './gateway-lambda';
@@ -278,6 +285,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const names = { dataDir, tableName, bucketName, displayTimeZone, env };
     const emulators = await startEmulators(options, names, stoppers);
     const { dynamoDb, cognito, s3 } = emulators;
+    if (!dynamoDb.tableCreated && (await holdsOldLayout(dynamoDb.client, tableName)))
+      throw new Error(oldLayoutMessage(dataDir));
     const seeded = await seedOnFirstStart(options, {
       dataDir,
       dynamoDb,

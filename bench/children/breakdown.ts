@@ -1,6 +1,6 @@
 /**
  * Where a warm GET's own time goes: the handler with DynamoDB stubbed out (the stub hands over
- * the items as the low-level client's Query does, in DynamoDB's wire form, and answers the
+ * the item as the low-level client's GetItem does, in DynamoDB's wire form, and answers the
  * access-state UpdateItem with an empty item), and each of its steps
  * on its own, in µs per call on the source modules (run with tsx). Prints one `BENCH {json}` line.
  */
@@ -22,7 +22,7 @@ const { createRuntime } = await import('../../functions/shared/runtime');
 const { loadConfig } = await import('../../functions/shared/config');
 const { createTableClient } = await import('../../functions/sdk/table-client');
 const { TRANSACTION } = await import('../../core/entities');
-const { itemsOf, newVersion } = await import('../../core/layout');
+const { itemOf, newVersion } = await import('../../core/layout');
 const { fromAttributes } = await import('../../functions/sdk/attribute-values');
 const { toApiRecord } = await import('../../functions/shared/mapping');
 const { stringifyExactJson } = await import('../../core/json');
@@ -53,14 +53,12 @@ const out: Record<string, Record<string, number>> = {};
 for (const lines of [1, 50]) {
   const parsed = createLineParser(runtime.times)(line('transaction', transactionRecord(1, lines)));
   if (!parsed.ok || parsed.kind !== 'put') throw new Error('the generated record is invalid');
-  const written = itemsOf(TRANSACTION, parsed.record, newVersion());
-  // In sort-key order, as a Query returns them: LINE#... before TXN.
-  const wire = [...written.children, written.head].map((item) => marshall(item));
-  const keys = new Set(['pk', 'sk']);
-  const items = () => wire.map((w) => fromAttributes(w, keys));
+  const wire = marshall(itemOf(TRANSACTION, parsed.record, newVersion()));
+  const keys = new Set(['pk', 'sk', 'v']);
+  const items = () => fromAttributes(wire, keys);
   // The access-state UpdateItem answered as for a caller with no "not before" instants.
   stub.send = async (command) =>
-    'UpdateExpression' in command.input ? { Attributes: {} } : { Items: wire };
+    'UpdateExpression' in command.input ? { Attributes: {} } : { Item: wire };
   // The handler answers 200 through the stub (claims complete, access state empty), or nothing
   // below measures a GET.
   const answer = await handler(event, context);
@@ -70,13 +68,13 @@ for (const lines of [1, 50]) {
   const stored = (await runtime.store.readRecord(TRANSACTION, 1n))!;
   const record = await toApiRecord(TRANSACTION, stored, runtime);
   out[`transaction (${lines} line${lines > 1 ? 's' : ''})`] = {
-    'handler, DynamoDB stubbed (the Query: items in wire form; the UpdateItem: an empty item)':
+    'handler, DynamoDB stubbed (the GetItem: the item in wire form; the UpdateItem: an empty item)':
       await time(() => handler(event, context)),
-    'of which: the items from wire form, integers as bigint': await time(items),
+    'of which: the item from wire form, integers as bigint': await time(items),
     'of which: the access-state request (stubbed)': await time(() =>
       runtime.access.check(caller, TRANSACTION),
     ),
-    'unmarshall as the reference does (numbers)': await time(() => wire.map((w) => unmarshall(w))),
+    'unmarshall as the reference does (numbers)': await time(() => unmarshall(wire)),
     'validate the stored record and map it (no URL)': await time(() =>
       toApiRecord(TRANSACTION, stored, { ...runtime, presign: async () => null }),
     ),

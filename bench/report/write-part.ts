@@ -46,12 +46,8 @@ function modelLines(w: WritePart): { lines: string[]; run: BackfillRun } {
   const model = backfillModel(measuredRates(w));
   const runs: [string, BackfillRun][] = [
     [
-      `Warmed to ${n(b.warmWritesPerSecond)} write and ${n(b.warmReadsPerSecond)} read units/s, concurrency ${model.concurrency}`,
+      `Warmed to ${n(b.warmWritesPerSecond)} write units/s, concurrency ${model.concurrency}`,
       model.recommended,
-    ],
-    [
-      `The same without the read setting (a new table's ${n(b.newTableReadsPerSecond)} read units/s)`,
-      model.readsUnwarmed,
     ],
     [
       `Warmed, the default concurrency (${model.defaultConcurrency.concurrency})`,
@@ -70,7 +66,7 @@ function modelLines(w: WritePart): { lines: string[]; run: BackfillRun } {
     '',
     '### The backfill on paper, from these figures',
     '',
-    `bench/backfill-model.ts, as docs/performance.md ("A backfill in AWS, on paper") states it. ${n(b.records)} records of ~${b.bytesPerRecord} bytes: a ${(model.fileBytes / 1e9).toFixed(1)} GB file in ${model.parts} parts of 8 MiB (~${n(model.recordsPerPart)} records each); ${b.writeUnitsPerRecord} write units and ${b.readUnitsPerRecord} read unit a record (${n(model.writeUnits / 1e6)} million write units). One worker writes 1 / its CPU per record when the table keeps up: ${n(model.workerRecordsPerSecond)} records/s. The concurrency that matches the warmed table: ${n(b.warmWritesPerSecond)} / (${b.writeUnitsPerRecord} × ${n(model.workerRecordsPerSecond)}) rounded up = **${model.concurrency}**. Each Map runs its parts in waves of that many; each part adds ${b.partStartSeconds} s of starting (Step Functions, Lambda). Plan reads at the lower of its CPU rate on ${b.planMb} MB (${(b.planMb / b.vcpuMb).toFixed(2)} vCPU) and ${b.planReadBytesPerSecond / 1e6} MB/s from S3; Verify merges on one thread.`,
+    `bench/backfill-model.ts, as docs/performance.md ("A backfill in AWS, on paper") states it. ${n(b.records)} records of ~${b.bytesPerRecord} bytes: a ${(model.fileBytes / 1e9).toFixed(1)} GB file in ${model.parts} parts of 8 MiB (~${n(model.recordsPerPart)} records each); ${b.writeUnitsPerRecord} write unit a record, no read (${n(model.writeUnits / 1e6)} million write units). One worker writes 1 / its CPU per record when the table keeps up: ${n(model.workerRecordsPerSecond)} records/s. The concurrency that matches the warmed table: ${n(b.warmWritesPerSecond)} / (${b.writeUnitsPerRecord} × ${n(model.workerRecordsPerSecond)}) rounded up = **${model.concurrency}**. Each Map runs its parts in waves of that many; each part adds ${b.partStartSeconds} s of starting (Step Functions, Lambda). Plan reads at the lower of its CPU rate on ${b.planMb} MB (${(b.planMb / b.vcpuMb).toFixed(2)} vCPU) and ${b.planReadBytesPerSecond / 1e6} MB/s from S3; Verify merges on one thread.`,
     '',
     table(
       ['Phase', ...runs.map(([name]) => name)],
@@ -86,7 +82,7 @@ function modelLines(w: WritePart): { lines: string[]; run: BackfillRun } {
       ],
     ),
     '',
-    `The least concurrency within ${b.limitMinutes} minutes, warmed: ${least(model.leastWithin.warmed)}; without the read setting: ${least(model.leastWithin.readsUnwarmed)}.`,
+    `The least concurrency within ${b.limitMinutes} minutes, warmed: ${least(model.leastWithin)}.`,
   ];
   return { lines, run: model.recommended };
 }
@@ -153,7 +149,7 @@ export function renderWritePart(r: Results): ReportPart | undefined {
   return {
     budgets: [
       [
-        `The backfill on paper: ${n(BACKFILL.records)} records within ${BACKFILL.limitMinutes} minutes, \`-c tableWarmWritesPerSecond=${model.run.warmWritesPerSecond} -c tableWarmReadsPerSecond=${model.run.warmReadsPerSecond} -c importConcurrency=${model.run.concurrency}\` (from WritePart's CPU per record on one core)`,
+        `The backfill on paper: ${n(BACKFILL.records)} records within ${BACKFILL.limitMinutes} minutes, \`-c tableWarmWritesPerSecond=${model.run.warmWritesPerSecond} -c importConcurrency=${model.run.concurrency}\` (from WritePart's CPU per record on one core)`,
         minutes(model.run.minutes.total),
         yes(model.run.within),
       ],

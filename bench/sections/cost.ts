@@ -1,14 +1,15 @@
 /**
  * 5. DynamoDB cost per GET: requests counted by a proxy between the handler and DynamoDB Local,
- * and whether a GET's requests overlap (SPEC 6.1: one round trip, the record's Query and the
- * access-state UpdateItem sent together); the Query and the UpdateItem the handler sent, sent
+ * and whether a GET's requests overlap (SPEC 6.1: one round trip, the record's GetItem and the
+ * access-state UpdateItem sent together); the GetItem and the UpdateItem the handler sent, sent
  * again with ReturnConsumedCapacity (and the reference's Query).
  */
 import {
   DynamoDBClient,
+  GetItemCommand,
   QueryCommand,
   UpdateItemCommand,
-  type QueryCommandInput,
+  type GetItemCommandInput,
   type UpdateItemCommandInput,
 } from '@aws-sdk/client-dynamodb';
 import type { Case, Spec } from '../children/invoke';
@@ -22,7 +23,7 @@ import type { BenchRun } from './bench-run';
 
 type Cost = NonNullable<Results['cost']>;
 
-/** The requests of one GET as SPEC 6.1 has it: the Query and the access-state UpdateItem. */
+/** The requests of one GET as SPEC 6.1 has it: the GetItem and the access-state UpdateItem. */
 const REQUESTS_PER_GET = 2;
 /**
  * How long the proxy holds an answer waiting for the rest of its GET's requests: far longer than
@@ -31,15 +32,15 @@ const REQUESTS_PER_GET = 2;
  */
 const GATHER_MS = 250;
 
-/** What the Query and the UpdateItem consumed, asked again with ReturnConsumedCapacity. */
+/** What the GetItem and the UpdateItem consumed, asked again with ReturnConsumedCapacity. */
 async function consumed(
   raw: DynamoDBClient,
-  sent: { query: Record<string, unknown>; update: Record<string, unknown> | undefined },
+  sent: { get: Record<string, unknown>; update: Record<string, unknown> | undefined },
   c: Case,
 ) {
   const measured = await raw.send(
-    new QueryCommand({
-      ...(sent.query as unknown as QueryCommandInput),
+    new GetItemCommand({
+      ...(sent.get as unknown as GetItemCommandInput),
       ReturnConsumedCapacity: 'TOTAL',
     }),
   );
@@ -95,17 +96,17 @@ async function costOf(run: BenchRun, proxy: CountingProxy, raw: DynamoDBClient, 
   const repeat = (await invoke<Repeat>(run.invoker, spec, env))[c.name]!;
   const counts = proxy.counts();
   const exchanges = proxy.exchanges();
-  const query = proxy.lastBody('Query');
-  if (!query) throw new Error(`no Query seen for ${c.name}`);
+  const get = proxy.lastBody('GetItem');
+  if (!get) throw new Error(`no GetItem seen for ${c.name}`);
   const update = proxy.lastBody('UpdateItem');
-  const { measured, update: updated, reference } = await consumed(raw, { query, update }, c);
+  const { measured, update: updated, reference } = await consumed(raw, { get, update }, c);
   return {
     gets: repeat.times,
     requests: Object.values(counts).reduce((a, b) => a + b, 0),
     operations: counts,
     overlappedGets: overlapped(exchanges, repeat.times) ?? Number.NaN,
-    consistentRead: query.ConsistentRead === true,
-    items: measured.Count ?? 0,
+    consistentRead: get.ConsistentRead === true,
+    items: measured.Item ? 1 : 0,
     capacityUnits: measured.ConsumedCapacity?.CapacityUnits ?? Number.NaN,
     writeCapacityUnits: updated?.ConsumedCapacity?.CapacityUnits ?? Number.NaN,
     referenceCapacityUnits: reference.ConsumedCapacity?.CapacityUnits ?? Number.NaN,

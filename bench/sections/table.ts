@@ -4,7 +4,7 @@
  * Query and the access-state UpdateItem together), as the JVM compiles the hot paths of both.
  */
 import { join } from 'node:path';
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { accessStateKey, countReadRequest } from '../../core/access-state';
 import { READ_BUDGET_LIMITS } from '../../core/read-budgets';
 import { createDocumentClient } from '../../functions/shared/document-client';
@@ -30,7 +30,9 @@ async function warmUp(ddb: DynamoDbLocal, seconds: number): Promise<void> {
   const seed = join(WORK, 'seed.jsonl');
   writeSeedFile(seed);
   await importFile(seed, { client, tableName: TABLE, displayTimeZone: 'UTC' });
-  log(`warming DynamoDB Local up: ${seconds} s of GET requests (Query + access-state UpdateItem)`);
+  log(
+    `warming DynamoDB Local up: ${seconds} s of GET requests (GetItem + access-state UpdateItem)`,
+  );
   const until = Date.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: 8 }, async (_, k) => {
@@ -38,14 +40,7 @@ async function warmUp(ddb: DynamoDbLocal, seconds: number): Promise<void> {
         const pk = Object.values(CASES)[i % 3]!.pk;
         const window = Math.floor(Date.now() / 1000);
         await Promise.all([
-          client.send(
-            new QueryCommand({
-              TableName: TABLE,
-              KeyConditionExpression: '#pk = :pk',
-              ExpressionAttributeNames: { '#pk': 'pk' },
-              ExpressionAttributeValues: { ':pk': pk },
-            }),
-          ),
+          client.send(new GetCommand({ TableName: TABLE, Key: { pk, sk: pk.slice(0, 3) } })),
           // A warm-up user of its own per worker: no measured caller's counts change.
           client
             .send(

@@ -1,13 +1,13 @@
 /**
  * The caller's access state (SPEC 8), checked on every GET by one UpdateItem of their item
- * (core/access-state.ts) sent together with the record's Query: it counts the read against the
+ * (core/access-state.ts) sent together with the record's GetItem: it counts the read against the
  * route's budget and answers with the user's "not before" instants in the same round trip. A
  * second request is needed only when the route's counter slot holds an older window's count
  * (it is started afresh), when a race moved the counter under us, or once per user to remove the
  * old layout's counters.
  */
 import {
-  QueryCommand,
+  GetItemCommand,
   UpdateItemCommand,
   type AttributeValue,
   type DynamoDBClient,
@@ -23,7 +23,6 @@ import {
   readCounter,
 } from '../../core/access-state';
 import type { EntityDescriptor } from '../../core/entities';
-import { PARTITION_KEY, SORT_KEY } from '../../core/layout';
 import {
   budgetFor,
   retryAfterSeconds,
@@ -126,19 +125,16 @@ export function createAccessGate(
     }
   }
 
-  /** The user's item as stored, read consistently (IAM lets the functions Query the table). */
+  /** The user's item as stored, read consistently. */
   async function storedItem(sub: string): Promise<StoredItem | undefined> {
-    const key = accessStateWireKey(sub);
     const result = await client.send(
-      new QueryCommand({
+      new GetItemCommand({
         TableName: tableName,
-        KeyConditionExpression: '#pk = :pk AND #sk = :sk',
-        ExpressionAttributeNames: { '#pk': PARTITION_KEY, '#sk': SORT_KEY },
-        ExpressionAttributeValues: { ':pk': key[PARTITION_KEY]!, ':sk': key[SORT_KEY]! },
+        Key: accessStateWireKey(sub),
         ConsistentRead: true,
       }),
     );
-    return result.Items?.[0];
+    return result.Item;
   }
 
   /**

@@ -6,6 +6,7 @@
  */
 import { AUDIT_QUERIES, AUDIT_QUERY_PLACEHOLDERS, TOP_READERS } from '../../lib/audit';
 import { routes } from '../../lib/routes';
+import { ENTITIES } from '../../core/entities';
 import {
   bothStages,
   onlyResource,
@@ -189,7 +190,7 @@ describe.each(stages)('%s', (name, get) => {
         list<string>(st.Action).some((a) => a.startsWith('dynamodb:')),
       );
       const writes = dynamo.filter((st) =>
-        list<string>(st.Action).some((a) => !/^dynamodb:(Query)$/.test(a)),
+        list<string>(st.Action).some((a) => !/^dynamodb:(GetItem)$/.test(a)),
       );
       expect(writes).toEqual([
         {
@@ -214,9 +215,18 @@ describe.each(stages)('%s', (name, get) => {
         'dynamodb:*',
       ])
         expect(actions).not.toContain(forbidden);
-      // The read stays what it was: Query on the table, no condition.
-      expect(dynamo.filter((st) => st.Action === 'dynamodb:Query')).toEqual([
-        { Effect: 'Allow', Action: 'dynamodb:Query', Resource: tableArn },
+      // The read: GetItem of the route's own records and of access state, nothing else.
+      const partition = ENTITIES[route.entity].keys.partition;
+      expect(dynamo.filter((st) => st.Action === 'dynamodb:GetItem')).toEqual([
+        {
+          Effect: 'Allow',
+          Action: 'dynamodb:GetItem',
+          Resource: tableArn,
+          Condition: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${partition}*`, 'USER#*'] },
+            Null: { 'dynamodb:LeadingKeys': 'false' },
+          },
+        },
       ]);
     }
   });

@@ -5,7 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ENTITIES, type Entity } from '../../core/entities';
 import { MAX_ID } from '../../core/ids';
+import { MAX_ITEM_BYTES, VERSION_FOR_SIZE, itemOf, itemSize } from '../../core/layout';
+import { createTimeCodec } from '../../core/times';
+import { createLineParser } from '../../import/records';
+import { currencyLine, customer, line, riskAssessment, transaction } from '../fixtures';
 import { DEFAULT_READ_BUDGETS, READ_BUDGET_LIMITS } from '../../core/read-budgets';
 import { MAX_CHILDREN } from '../../core/records';
 import { URL_TTL_SECONDS } from '../../core/settings';
@@ -32,6 +37,19 @@ import { DEMO_OBJECT_KEYS } from '../../local/s3';
 import { resourcesOf, synthesize, type Synthesized } from './synth';
 
 const read = (path: string) => readFileSync(join(PROJECT_ROOT, path), 'utf8');
+
+const CHILD_IDS = Array.from({ length: MAX_CHILDREN }, (_, i) => i + 1);
+/** The stored size of the fixtures' record with these children, as the import counts it. */
+function storedSize(entity: Entity, childIds: number[]): number {
+  const record =
+    entity === 'transaction'
+      ? transaction({ transaction_currencies: childIds.map(currencyLine) })
+      : customer({ id: 1, customer_risk_assessments: childIds.map((i) => riskAssessment(1, i)) });
+  const parsed = createLineParser(createTimeCodec('UTC'))(line(entity, record));
+  if (!parsed.ok || parsed.kind !== 'put') throw new Error('the fixture is invalid');
+  return itemSize(itemOf(ENTITIES[entity], parsed.record, VERSION_FOR_SIZE));
+}
+const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
 const operations = read('docs/operations.md');
 
 let s: Synthesized;
@@ -146,6 +164,11 @@ const STATEMENTS: [string, string][] = [
   ['docs/import.md', `shares ${WRITE_CONCURRENCY} groups at a time among the parts it writes`],
   ['docs/import.md', `a line at most ${mib(MAX_LINE_BYTES)} MiB`],
   ['docs/import.md', `at most ${n(MAX_CHILDREN)} currency lines or risk assessments`],
+  [
+    'docs/import.md',
+    `takes\n  ${storedSize('transaction', [])} bytes before its lines, and with ${n(MAX_CHILDREN)} currency lines ${kb(storedSize('transaction', CHILD_IDS))}; a customer ${storedSize('customer', [])} bytes, and\n  with ${n(MAX_CHILDREN)} risk assessments ${kb(storedSize('customer', CHILD_IDS))}.`,
+  ],
+  ['docs/import.md', `at most ${MAX_ITEM_BYTES / 1024} KB in an item`],
   ['docs/import.md', `lists all of them or the first ${n(MAX_LISTED_PROBLEMS)};`],
   [
     'docs/security.md',

@@ -184,8 +184,9 @@ test("functions may only Query the table, UpdateItem access-state items, GetObje
       expect(st.Effect).toBe('Allow');
       expect(st.NotAction).toBeUndefined();
       expect(st.NotResource).toBeUndefined();
-      // The one conditional grant: writes of access-state items only (test/infra/audit.test.ts).
-      if (st.Action === 'dynamodb:UpdateItem') {
+      // The conditional grants: reads of the entity's records and access state, writes of
+      // access-state items only (test/infra/audit.test.ts).
+      if (st.Action === 'dynamodb:UpdateItem' || st.Action === 'dynamodb:GetItem') {
         expect(Object.keys(st.Condition).sort()).toEqual(['ForAllValues:StringLike', 'Null']);
       } else {
         expect(st.Condition).toBeUndefined();
@@ -203,7 +204,7 @@ test("functions may only Query the table, UpdateItem access-state items, GetObje
     }
     expect(Object.keys(granted).sort()).toEqual(
       [
-        'dynamodb:Query',
+        'dynamodb:GetItem',
         'dynamodb:UpdateItem',
         'logs:CreateLogStream',
         'logs:PutLogEvents',
@@ -211,7 +212,7 @@ test("functions may only Query the table, UpdateItem access-state items, GetObje
         ...XRAY,
       ].sort(),
     );
-    expect(granted['dynamodb:Query']).toEqual([tableArn]);
+    expect(granted['dynamodb:GetItem']).toEqual([tableArn]);
     expect(granted['dynamodb:UpdateItem']).toEqual([tableArn]);
     // Which keys: test/infra/deploy-rules.test.ts, "each GET function's S3 reach".
     expect(granted['s3:GetObject']!.length).toBeGreaterThan(0);

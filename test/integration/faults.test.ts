@@ -8,15 +8,15 @@ import { mockClient } from 'aws-sdk-client-mock';
 import {
   DeleteTableCommand,
   DynamoDBClient,
-  QueryCommand,
+  GetItemCommand,
   UpdateItemCommand,
-  type QueryCommandOutput,
+  type GetItemCommandOutput,
 } from '@aws-sdk/client-dynamodb';
 import type { AuditEvent } from '../../functions/shared/audit';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiHandler } from '../../functions/shared/http';
 import { TRANSACTION } from '../../core/entities';
-import { itemsOf, newVersion } from '../../core/layout';
+import { itemOf, keyOf, newVersion } from '../../core/layout';
 import { createTimeCodec } from '../../core/times';
 import { createLineParser } from '../../import/records';
 import { line, transaction } from '../fixtures';
@@ -34,19 +34,14 @@ let table: Awaited<ReturnType<typeof startTestTable>>;
 let handler: ApiHandler;
 let client: DynamoDBClient;
 const audited: AuditEvent[] = [];
-let realQuery: () => Promise<QueryCommandOutput>;
+let realGet: () => Promise<GetItemCommandOutput>;
 
 beforeAll(async () => {
   table = await startTestTable(TABLE);
   const parsed = createLineParser(createTimeCodec('UTC'))(line('transaction', transaction()));
   if (!parsed.ok || parsed.kind !== 'put') throw new Error('fixture is invalid');
-  const { head, children } = itemsOf(TRANSACTION, parsed.record, newVersion());
   await table.client.send(
-    new BatchWriteCommand({
-      RequestItems: {
-        [TABLE]: [head, ...children].map((Item) => ({ PutRequest: { Item } })),
-      },
-    }),
+    new PutCommand({ TableName: TABLE, Item: itemOf(TRANSACTION, parsed.record, newVersion()) }),
   );
   proxy = await startFaultProxy(table.endpoint);
   ({ transaction: handler, client } = testHandlers(
@@ -55,15 +50,12 @@ beforeAll(async () => {
     {},
     { audit: (event) => audited.push(event) },
   ));
-  // The record as DynamoDB answers its Query, for tests that fake the other request only.
+  // The record as DynamoDB answers its GetItem, for tests that fake the other request only.
+  const { pk, sk } = keyOf(TRANSACTION, 1n) as { pk: string; sk: string };
   const answer = await client.send(
-    new QueryCommand({
-      TableName: TABLE,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': { S: 'TXN#1' } },
-    }),
+    new GetItemCommand({ TableName: TABLE, Key: { pk: { S: pk }, sk: { S: sk } } }),
   );
-  realQuery = async () => answer;
+  realGet = async () => answer;
 }, 90_000);
 
 afterAll(async () => {
@@ -94,7 +86,7 @@ describe('DynamoDB faults (SPEC 4)', () => {
   test('through the proxy, a healthy store answers 200', async () => {
     const { result, attempts } = await timedGet('forward');
     expect(result.statusCode).toBe(200);
-    // The record's Query and the access-state UpdateItem, sent together (SPEC 6.1, 8).
+    // The record's GetItem and the access-state UpdateItem, sent together (SPEC 6.1, 8).
     expect(attempts).toBe(2);
   });
 
@@ -159,7 +151,7 @@ describe('DynamoDB faults (SPEC 4)', () => {
     expect(attempts).toBe(2);
   });
 
-  test('a role without dynamodb:Query: 500 (not retryable), at once', async () => {
+  test('a role without dynamodb:GetItem: 500 (not retryable), at once', async () => {
     const { result, body, attempts } = await timedGet('accessDenied');
     expect(result.statusCode).toBe(500);
     expect(body).toEqual(INTERNAL);
@@ -175,7 +167,7 @@ describe('DynamoDB faults (SPEC 4)', () => {
     const mock = mockClient(DynamoDBClient);
     mock.on(UpdateItemCommand).resolves({ Attributes: {} });
     mock
-      .on(QueryCommand)
+      .on(GetItemCommand)
       .rejects(Object.assign(new Error('simulated'), { name, $metadata: { httpStatusCode: 400 } }));
     try {
       const { result, body } = await timedGet('forward');
@@ -191,7 +183,7 @@ describe('DynamoDB faults (SPEC 4)', () => {
     const mock = mockClient(DynamoDBClient);
     mock.on(UpdateItemCommand).resolves({ Attributes: {} });
     mock
-      .on(QueryCommand)
+      .on(GetItemCommand)
       .rejects(Object.assign(new TypeError('x is not a function'), { $metadata: { attempts: 1 } }));
     try {
       const { result, body } = await timedGet('forward');
@@ -216,8 +208,8 @@ describe('DynamoDB faults (SPEC 4)', () => {
       '%s after the SDK retries: 503 with Retry-After, and the request is audited',
       async (name) => {
         const mock = mockClient(DynamoDBClient);
-        // The record's Query succeeds; only the access state cannot be read or written.
-        mock.on(QueryCommand).callsFake(() => realQuery());
+        // The record's GetItem succeeds; only the access state cannot be read or written.
+        mock.on(GetItemCommand).callsFake(() => realGet());
         mock
           .on(UpdateItemCommand)
           .rejects(
@@ -229,7 +221,7 @@ describe('DynamoDB faults (SPEC 4)', () => {
           expect(result.statusCode).toBe(503);
           expect(result.headers['Retry-After']).toBe('1');
           expect(body).toEqual(UNAVAILABLE);
-          expect(mock.commandCalls(QueryCommand)).toHaveLength(1);
+          expect(mock.commandCalls(GetItemCommand)).toHaveLength(1);
           expect(audited.map((e) => [e.status, e.recordId])).toEqual([[503, '1']]);
         } finally {
           mock.restore();
@@ -239,7 +231,7 @@ describe('DynamoDB faults (SPEC 4)', () => {
 
     test('an answer that is not DynamoDB JSON for the access state: 500, audited', async () => {
       const mock = mockClient(DynamoDBClient);
-      mock.on(QueryCommand).callsFake(() => realQuery());
+      mock.on(GetItemCommand).callsFake(() => realGet());
       mock
         .on(UpdateItemCommand)
         .rejects(Object.assign(new SyntaxError('Unexpected token'), { $metadata: {} }));

@@ -1,13 +1,18 @@
 /**
  * The store against Amazon's DynamoDB Local: import then GET through the real handlers,
- * re-import, all-or-nothing validation, one request per GET, corrupt records.
+ * re-import, all-or-nothing validation, one request per GET, records at DynamoDB's item limit,
+ * corrupt records and items of the earlier layout.
  */
 import { jest } from '@jest/globals';
-import { QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { parseExactJson, stringifyExactJson } from '../../core/json';
 import type { ApiHandler } from '../../functions/shared/http';
 import { InvalidFileError } from '../../import/importer';
+import { createLineParser } from '../../import/records';
+import { TRANSACTION } from '../../core/entities';
+import { MAX_ITEM_BYTES, VERSION_FOR_SIZE, itemOf, itemSize } from '../../core/layout';
+import { createTimeCodec } from '../../core/times';
 import { currencyLine, customer, line, riskAssessment, transaction } from '../fixtures';
 import { startTestTable } from '../support/dynamodb';
 import { MANY_READS, testHandlers } from '../support/handlers';
@@ -65,22 +70,27 @@ const exact = (record: Record<string, unknown>, ...fileFields: string[]) => {
 type Send = (command: unknown) => Promise<unknown>;
 
 /**
- * Watches the handlers' Queries of records, optionally answering them with `fake`; every other
- * request (the access state's UpdateItem, SPEC 8) goes through as it is.
+ * Watches the handlers' reads of records (a GetItem of a `TXN#` or `CUS#` key); every other
+ * request (the access state's, SPEC 8) goes through as it is.
  */
-function watchQueries(fake?: (command: QueryCommand, real: Send, n: number) => Promise<unknown>) {
+function watchReads() {
   const real = runtimeClient.send.bind(runtimeClient) as unknown as Send;
-  const queries: QueryCommand[] = [];
+  const reads: GetItemCommand[] = [];
   const others: unknown[] = [];
+  const isRecordRead = (command: unknown): command is GetItemCommand =>
+    command instanceof GetItemCommand && !command.input.Key?.pk?.S?.startsWith('USER#');
   const send = jest.spyOn(runtimeClient, 'send').mockImplementation((async (command: unknown) => {
-    if (!(command instanceof QueryCommand)) {
+    if (!isRecordRead(command)) {
       others.push(command);
       return real(command);
     }
-    queries.push(command);
-    return fake ? fake(command, real, queries.length) : real(command);
+    reads.push(command);
+    // This GET's access-state request is already out when its record is read: neither waits.
+    togetherSeen.push(others.length === reads.length);
+    return real(command);
   }) as never);
-  return { queries, others, restore: () => send.mockRestore() };
+  const togetherSeen: boolean[] = [];
+  return { reads, others, togetherSeen, restore: () => send.mockRestore() };
 }
 
 describe('import then GET (SPEC 3 and 6)', () => {
@@ -208,7 +218,7 @@ describe('import then GET (SPEC 3 and 6)', () => {
     expect((await get('transaction', '140')).status).toBe(404);
   });
 
-  test('each GET is one round trip: one Query and the access-state request, sent together', async () => {
+  test('each GET is one round trip: one GetItem and the access-state request, sent together', async () => {
     await importLines([
       line(
         'transaction',
@@ -218,23 +228,52 @@ describe('import then GET (SPEC 3 and 6)', () => {
         }),
       ),
     ]);
-    let together = 0;
-    const watch = watchQueries(async (command, real) => {
-      // This GET's access-state request is already out when its Query is sent: neither waits
-      // for the other's answer.
-      if (watch.others.length === watch.queries.length) together += 1;
-      return real(command);
-    });
+    const watch = watchReads();
     try {
       expect((await get('transaction', '150')).status).toBe(200);
-      expect([watch.queries.length, watch.others.length]).toEqual([1, 1]);
+      expect([watch.reads.length, watch.others.length]).toEqual([1, 1]);
       expect(watch.others[0]).toBeInstanceOf(UpdateItemCommand);
       expect((await get('customer', '999999')).status).toBe(404);
-      expect([watch.queries.length, watch.others.length]).toEqual([2, 2]);
-      expect(together).toBe(2);
+      expect([watch.reads.length, watch.others.length]).toEqual([2, 2]);
+      expect(watch.togetherSeen).toEqual([true, true]);
     } finally {
       watch.restore();
     }
+  });
+
+  /** A transaction of 200 currency lines with long currency names, `pad` characters more in all. */
+  const wide = (id: number, pad: number) =>
+    transaction({
+      id,
+      transaction_currencies: Array.from({ length: 200 }, (_, i) => ({
+        ...currencyLine(i + 1),
+        currency: `${'W'.repeat(1800 + Math.floor(pad / 200) + (i < pad % 200 ? 1 : 0))} (WID)`,
+      })),
+    });
+  /** Its size as the import counts it (core/layout.ts itemSize). */
+  const sizeOf = (record: Record<string, unknown>) => {
+    const parsed = createLineParser(createTimeCodec('UTC'))(line('transaction', record));
+    if (!parsed.ok || parsed.kind !== 'put') throw new Error('over the limit already');
+    return itemSize(itemOf(TRANSACTION, parsed.record, VERSION_FOR_SIZE));
+  };
+
+  test("a record of exactly DynamoDB's item limit is stored whole; a byte more is refused, never cut", async () => {
+    // Padded to 409,600 bytes as the import counts them; DynamoDB Local, which enforces the
+    // limit as DynamoDB does, must take it whole.
+    const pad = MAX_ITEM_BYTES - sizeOf(wide(190, 0));
+    expect(sizeOf(wide(190, pad))).toBe(MAX_ITEM_BYTES);
+    const fits = await importLines([line('transaction', wide(190, pad))]);
+    expect(fits.problems).toEqual([]);
+    const t = await get('transaction', '190');
+    expect(t.status).toBe(200);
+    expect(t.json.data.transaction_currencies).toHaveLength(200);
+
+    const over = await importLines([line('transaction', wide(191, pad + 1))]);
+    expect(over.error).toBeInstanceOf(InvalidFileError);
+    expect(over.problems).toEqual([
+      "line 1: transaction: stored as 401 KB; at most 400 KB (DynamoDB's item limit)",
+    ]);
+    expect((await get('transaction', '191')).status).toBe(404);
   });
 
   test('no such record is a 404 with the SPEC message', async () => {
@@ -265,35 +304,24 @@ describe('import then GET (SPEC 3 and 6)', () => {
 describe('corrupt stored records: a 500 that shows nothing of them', () => {
   const put = (Item: Record<string, unknown>) =>
     table.client.send(new PutCommand({ TableName: table.tableName, Item }));
-  /** The stored form of a valid fixture, as the import writes it. */
-  const storedCustomer = (id: number) => {
-    const { customer_risk_assessments: _children, ...head } = customer({ id });
-    return {
-      ...(parseExactJson(stringifyExactJson(head)) as Record<string, unknown>),
-      id: BigInt(id),
-      assessment_score: 0n,
-      assessment_risk: { value: 0n, description: 'Low Risk' },
-      last_transaction_datetime: '2023-09-15T10:01:02Z',
-    };
-  };
   /** A version as the import makes them (core/layout.ts newVersion). */
   const V = '00000000000abcd';
-  /** A customer's head item: its fields, the version and how many children it has. */
-  const profile = (id: number, children = 1) => ({
-    pk: `CUS#${id}`,
-    sk: 'CUS',
-    ...storedCustomer(id),
-    v: V,
-    n: BigInt(children),
-  });
   const risk = (customerId: number, id = 1) => ({
-    pk: `CUS#${customerId}`,
-    sk: `RISK#${V}#${String(id).padStart(16, '0')}`,
     id: BigInt(id),
     customer_id: BigInt(customerId),
     type: { value: 1n, description: 'Complete Name' },
     value: 'Corruptus Maximus',
     grade: 1n,
+  });
+  /** A customer's item as the import writes it: its fields, its assessments, the version. */
+  const stored = (id: number, assessments = [risk(id)]): Record<string, unknown> => ({
+    pk: `CUS#${id}`,
+    sk: 'CUS',
+    ...(parseExactJson(stringifyExactJson(customer({ id }))) as Record<string, unknown>),
+    assessment_risk: { value: 0n, description: 'Low Risk' },
+    last_transaction_datetime: '2023-09-15T10:01:02Z',
+    customer_risk_assessments: assessments,
+    v: V,
   });
   const expectInternal = async (entity: 'transaction' | 'customer', id: string) => {
     const r = await get(entity, id);
@@ -302,12 +330,11 @@ describe('corrupt stored records: a 500 that shows nothing of them', () => {
   };
 
   test('the stored form used below is valid', async () => {
-    await put(profile(170));
-    await put(risk(170));
+    await put(stored(170));
     expect((await get('customer', '170')).status).toBe(200);
   });
 
-  test('a customer profile missing fields', async () => {
+  test('a customer missing fields', async () => {
     await put({
       pk: 'CUS#171',
       sk: 'CUS',
@@ -316,7 +343,6 @@ describe('corrupt stored records: a 500 that shows nothing of them', () => {
       email: 'corruptus@example.test',
       tin: 'TIN-SECRET-171',
       v: V,
-      n: 0n,
     });
     await expectInternal('customer', '171');
   });
@@ -345,149 +371,57 @@ describe('corrupt stored records: a 500 that shows nothing of them', () => {
     // DynamoDB types no record stores: refused while the item is read (attribute-values.ts).
     ['a string set', (c: Record<string, unknown>) => void (c.tin = new Set(['TIN-SECRET-172']))],
     ['binary', (c: Record<string, unknown>) => void (c.sss = new Uint8Array([1, 7, 2]))],
-  ])('a customer profile with %s', async (_name, corrupt) => {
-    const item = profile(172, 0) as Record<string, unknown>;
+    [
+      'no list of risk assessments',
+      (c: Record<string, unknown>) => void delete c.customer_risk_assessments,
+    ],
+  ])('a customer with %s', async (_name, corrupt) => {
+    const item = stored(172);
     corrupt(item);
     await put(item);
     await expectInternal('customer', '172');
   });
 
   test("a risk assessment missing fields, or another customer's", async () => {
-    await put(profile(173));
     const { grade: _grade, ...withoutGrade } = risk(173);
-    await put(withoutGrade);
+    await put(stored(173, [withoutGrade as never]));
     await expectInternal('customer', '173');
-    await put(profile(174));
-    await put({ ...risk(174), customer_id: 999n });
+    await put(stored(174, [{ ...risk(174), customer_id: 999n }]));
     await expectInternal('customer', '174');
   });
-
-  /** The version the import made head of a record. */
-  const headVersion = async (pk: string, sk: string) =>
-    (await table.client.send(new GetCommand({ TableName: table.tableName, Key: { pk, sk } }))).Item
-      ?.v as string;
 
   test("a transaction whose signature names a customer's ID photo: a 500, never a link", async () => {
     await importLines([line('transaction', transaction({ id: 176 }))]);
     const key = { pk: 'TXN#176', sk: 'TXN' };
-    const head = (await table.client.send(new GetCommand({ TableName: table.tableName, Key: key })))
+    const item = (await table.client.send(new GetCommand({ TableName: table.tableName, Key: key })))
       .Item!;
-    await put({ ...head, signature: 'id-photos/customer-1.jpg' });
+    await put({ ...item, signature: 'id-photos/customer-1.jpg' });
     await expectInternal('transaction', '176');
   });
 
   test('a currency line whose rate is stored as a number', async () => {
     await importLines([line('transaction', transaction({ id: 175 }))]);
-    const v = await headVersion('TXN#175', 'TXN');
-    await put({
-      pk: 'TXN#175',
-      sk: `LINE#${v}#0000000000000001`,
-      ...(parseExactJson(stringifyExactJson(currencyLine(1))) as object),
-      rate: 60.75,
-    });
+    const key = { pk: 'TXN#175', sk: 'TXN' };
+    const item = (await table.client.send(new GetCommand({ TableName: table.tableName, Key: key })))
+      .Item!;
+    const [first] = item.transaction_currencies as Record<string, unknown>[];
+    await put({ ...item, transaction_currencies: [{ ...first, rate: 60.75 }] });
     await expectInternal('transaction', '175');
   });
 
-  test('a head whose version lacks children: two consistent reads more, then a 500', async () => {
-    await importLines([
-      line(
-        'transaction',
-        transaction({ id: 177, transaction_currencies: [1, 2].map(currencyLine) }),
-      ),
-    ]);
-    const v = await headVersion('TXN#177', 'TXN');
-    await table.client.send(
-      new DeleteCommand({
-        TableName: table.tableName,
-        Key: { pk: 'TXN#177', sk: `LINE#${v}#0000000000000002` },
-      }),
-    );
-    const watch = watchQueries();
-    try {
-      await expectInternal('transaction', '177');
-      expect(watch.queries).toHaveLength(3);
-    } finally {
-      watch.restore();
-    }
+  test('an item of the earlier layout (children as items of their own): 503, never a record without them', async () => {
+    // The earlier layout: a head counting its children (`n`), each child an item of its own.
+    const { customer_risk_assessments: _children, ...head } = stored(177);
+    await put({ ...head, n: 1n });
+    await put({ pk: 'CUS#177', sk: `RISK#${V}#0000000000000001`, ...risk(177) });
+    const r = await get('customer', '177');
+    expect(r.status).toBe(503);
+    expect(r.json).toEqual({ message: 'Service unavailable', data: null });
   });
 
-  test('a Query that saw the head but not yet all its children (a Query is no snapshot): one consistent read more, whole', async () => {
-    await importLines([
-      line(
-        'transaction',
-        transaction({ id: 179, transaction_currencies: [1, 2, 3].map(currencyLine) }),
-      ),
-    ]);
-    // What DynamoDB may answer while an import writes: the new head, one child not yet seen.
-    const watch = watchQueries(async (command, real, n) => {
-      const answer = (await real(command)) as { Items: { sk: { S: string } }[] };
-      if (n > 1) return answer;
-      return {
-        ...answer,
-        Items: answer.Items.filter((item) => !item.sk.S.endsWith('#0000000000000002')),
-      };
-    });
-    try {
-      const r = await get('transaction', '179');
-      expect(r.status).toBe(200);
-      expect((r.json.data.transaction_currencies as { id: bigint }[]).map((l) => l.id)).toEqual([
-        1n,
-        2n,
-        3n,
-      ]);
-      expect(watch.queries).toHaveLength(2);
-      expect(watch.queries[1]!.input.ConsistentRead).toBe(true);
-    } finally {
-      watch.restore();
-    }
-  });
-
-  test('a record replaced under the reader at every read: a 503 after four reads', async () => {
-    let reads = 0;
-    // Each answer: a newer head than the last, whose children the Query did not see yet.
-    const watch = watchQueries(async (command, real) => {
-      const answer = (await real(command)) as { Items: Record<string, { S?: string }>[] };
-      reads += 1;
-      return {
-        ...answer,
-        Items: answer.Items.map((item) =>
-          item.sk?.S === 'TXN' ? { ...item, v: { S: `z${reads}` } } : item,
-        ),
-      };
-    });
-    try {
-      const r = await get('transaction', '179');
-      expect(r.status).toBe(503);
-      expect(r.json).toEqual({ message: 'Service unavailable', data: null });
-      expect(reads).toBe(4);
-    } finally {
-      watch.restore();
-    }
-  });
-
-  test('children of other versions are not part of the record', async () => {
-    await importLines([line('transaction', transaction({ id: 178 }))]);
-    await put({
-      pk: 'TXN#178',
-      sk: 'LINE#zzzzzzzzzzzzzzz#0000000000000009',
-      ...(parseExactJson(stringifyExactJson(currencyLine(9))) as object),
-    });
-    const t = await get('transaction', '178');
-    expect((t.json.data.transaction_currencies as { id: bigint }[]).map((l) => l.id)).toEqual([1n]);
-  });
-
-  test('a head without a version or a child count is corrupt', async () => {
-    const { v: _v, ...withoutVersion } = profile(180, 0);
-    await put(withoutVersion);
-    await expectInternal('customer', '180');
-    const { n: _n, ...withoutCount } = profile(181, 0);
-    await put(withoutCount);
-    await expectInternal('customer', '181');
-  });
-
-  test('child items without their head are no record: 404', async () => {
-    await put(risk(176));
-    expect((await get('customer', '176')).json).toEqual({
+  test('a tombstone is no record: 404', async () => {
+    await put({ pk: 'CUS#178', sk: 'CUS', v: V, deleted: true });
+    expect((await get('customer', '178')).json).toEqual({
       message: 'Customer not found',
       data: null,
     });

@@ -41,10 +41,10 @@ const CANNED: Record<string, string> = {
   accessDenied: canned(
     '400 Bad Request',
     AMZ_JSON,
-    '{"__type":"com.amazon.coral.service#AccessDeniedException","message":"User is not authorized to perform: dynamodb:Query"}',
+    '{"__type":"com.amazon.coral.service#AccessDeniedException","message":"User is not authorized to perform: dynamodb:GetItem"}',
   ),
   garbage: canned('200 OK', AMZ_JSON, '<html>not DynamoDB</html>'),
-  truncated: canned('200 OK', AMZ_JSON, '{"Count":1,"Items":[{"pk":', 4096),
+  truncated: canned('200 OK', AMZ_JSON, '{"Item":{"pk":', 4096),
 };
 
 export interface FaultProxy {

@@ -3,7 +3,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { fromAttributes, wrapNumber } from '../../functions/sdk/attribute-values';
 import { CorruptRecordError } from '../../functions/shared/errors';
 import { ENTITIES, type Entity } from '../../core/entities';
-import { itemsOf, newVersion, tombstoneOf } from '../../core/layout';
+import { itemOf, newVersion, tombstoneOf } from '../../core/layout';
 import { createTimeCodec } from '../../core/times';
 import { createLineParser } from '../../import/records';
 import { currencyLine, customer, line, sparseCustomer, transaction } from '../fixtures';
@@ -13,8 +13,7 @@ const parse = createLineParser(createTimeCodec('UTC'));
 function storedItems(entity: Entity, record: Record<string, unknown>) {
   const parsed = parse(line(entity, record));
   if (!parsed.ok || parsed.kind !== 'put') throw new Error('fixture is invalid');
-  const { head, children } = itemsOf(ENTITIES[entity], parsed.record, newVersion());
-  return [head, ...children];
+  return [itemOf(ENTITIES[entity], parsed.record, newVersion())];
 }
 
 describe('stored items from DynamoDB wire form', () => {
