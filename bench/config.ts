@@ -86,7 +86,7 @@ export function benchConfig(quick: boolean) {
     soakSeconds: quick ? 10 : 60,
     soakConnections: 16,
     soakMaxRequests: 200_000,
-    /** Reads during a re-import: transactions flipped between 20 and 8 lines, import runs, readers. */
+    /** Reads during a re-import: transactions switched between 20 and 8 lines, import runs, readers. */
     reimportRecords: quick ? 200 : 1000,
     reimportRounds: quick ? 2 : 4,
     reimportReaders: 8,

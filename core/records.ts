@@ -74,7 +74,7 @@ export interface Customer<F = string | null> {
   last_transaction_datetime: string | null;
 }
 
-/** Limits that keep every stored item far below DynamoDB's 400 KB. */
+/** The most currency lines or risk assessments a record may have (and DynamoDB's item limit: core/layout.ts). */
 export const MAX_CHILDREN = 1000;
 
 const id = integer(1n, MAX_ID);

@@ -34,9 +34,8 @@ export interface DataProps {
    * @default false: the table and buckets outlive the stack
    */
   readonly disposable?: boolean;
-  /** The table's warm throughput (lib/settings.ts `tableWarmWritesPerSecond`, `…Reads…`). */
+  /** The table's warm write throughput (lib/settings.ts `tableWarmWritesPerSecond`). */
   readonly warmWritesPerSecond?: number;
-  readonly warmReadsPerSecond?: number;
 }
 
 /**
@@ -73,14 +72,9 @@ export class Data extends Construct {
       // for the functions' roles.
       encryption: TableEncryption.AWS_MANAGED,
       // A backfill's pace from its first minute, rather than on-demand's doubling every ~30 min.
-      ...(props.warmWritesPerSecond === undefined && props.warmReadsPerSecond === undefined
+      ...(props.warmWritesPerSecond === undefined
         ? {}
-        : {
-            warmThroughput: {
-              writeUnitsPerSecond: props.warmWritesPerSecond,
-              readUnitsPerSecond: props.warmReadsPerSecond,
-            },
-          }),
+        : { warmThroughput: { writeUnitsPerSecond: props.warmWritesPerSecond } }),
     });
 
     this.accessLogsBucket = new Bucket(this, 'AccessLogsBucket', {

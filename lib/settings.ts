@@ -58,12 +58,6 @@ export interface Settings {
    */
   readonly tableWarmWritesPerSecond?: number;
   /**
-   * The table's warm read throughput, for the same backfill: each record written costs a
-   * strongly consistent Query (1 read unit), so writes past a new table's 12,000 reads a second
-   * need it too. Context `tableWarmReadsPerSecond`; TABLE_WARM_READS.
-   */
-  readonly tableWarmReadsPerSecond?: number;
-  /**
    * What the user pool's threat protection does (lib/identity.ts): `enforced` (Cognito's
    * full-function mode: blocks and challenges as configured) or `audit` (audit-only: scores and
    * logs every sign-in, blocks nothing). Context `threatProtection`; the default depends on the
@@ -111,8 +105,6 @@ export const IMPORT_CONCURRENCY = { default: 10, max: 1000 } as const;
  * keeps a table's warm throughput once reached (docs/operations.md).
  */
 export const TABLE_WARM_WRITES = { min: 4000, max: 40_000 } as const;
-/** The same for reads: a new on-demand table's 12,000 to the default per-table quota, 40,000. */
-export const TABLE_WARM_READS = { min: 12_000, max: 40_000 } as const;
 
 /** A warm-throughput setting's value from context or props: undefined, or in its bounds. */
 function warmSetting(
@@ -181,7 +173,6 @@ export function validateSettings(settings: Settings): Settings {
   if (typeof settings.importFileCheck !== 'boolean')
     throw new SettingsError(`importFileCheck must be true or false`);
   warmSetting('tableWarmWritesPerSecond', TABLE_WARM_WRITES, settings.tableWarmWritesPerSecond);
-  warmSetting('tableWarmReadsPerSecond', TABLE_WARM_READS, settings.tableWarmReadsPerSecond);
   if (!isThreatProtection(settings.threatProtection))
     throw new SettingsError(
       `threatProtection must be ${THREAT_PROTECTION_RULE}, got: ${JSON.stringify(settings.threatProtection)}`,
@@ -258,14 +249,8 @@ export function settingsFromContext(
     TABLE_WARM_WRITES,
     node.tryGetContext('tableWarmWritesPerSecond'),
   );
-  const reads = warmSetting(
-    'tableWarmReadsPerSecond',
-    TABLE_WARM_READS,
-    node.tryGetContext('tableWarmReadsPerSecond'),
-  );
   return validateSettings({
     ...(writes === undefined ? {} : { tableWarmWritesPerSecond: writes }),
-    ...(reads === undefined ? {} : { tableWarmReadsPerSecond: reads }),
     threatProtection:
       threatProtection === undefined
         ? defaultThreatProtection(stage)
@@ -304,9 +289,6 @@ export function settingsToContext(
     ...(settings.tableWarmWritesPerSecond === undefined
       ? {}
       : { tableWarmWritesPerSecond: settings.tableWarmWritesPerSecond }),
-    ...(settings.tableWarmReadsPerSecond === undefined
-      ? {}
-      : { tableWarmReadsPerSecond: settings.tableWarmReadsPerSecond }),
     disposable: stage.disposable,
     [ALARM_EMAIL_SET]: stage.alarmEmail !== undefined,
   };

@@ -60,7 +60,6 @@ export class ReadApiStack extends Stack {
     this.data = new Data(this, 'Data', {
       disposable,
       warmWritesPerSecond: settings.tableWarmWritesPerSecond,
-      warmReadsPerSecond: settings.tableWarmReadsPerSecond,
     });
     this.identity = new Identity(this, 'Identity', {
       disposable,

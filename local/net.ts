@@ -3,6 +3,13 @@ import { createServer } from 'node:net';
 
 export const LOCALHOST = '127.0.0.1';
 
+/**
+ * How long the local tools wait for one request to an emulator (DynamoDB Local, the local S3,
+ * which waits by the SDK's default: no limit). An emulator on a busy machine can take seconds
+ * where AWS takes milliseconds; the functions in a stage keep their own, AWS-sized, timeouts.
+ */
+export const EMULATOR_REQUEST_TIMEOUT_MS = 60_000;
+
 /** Asks the OS for a port that is free on every interface right now. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -20,7 +20,7 @@ import {
 import { startGateway, type Gateway, type HandlerLoader } from './gateway';
 import { LOCAL_REGION } from './api-event';
 import { auditedHandlers } from './gateway-lambda';
-import { choosePort } from './net';
+import { EMULATOR_REQUEST_TIMEOUT_MS, choosePort } from './net';
 import { DEFAULT_BUCKET_NAME, startS3, type LocalS3 } from './s3';
 import { S3RVER_CREDENTIALS } from './s3-client';
 import { withoutEmpty } from './start-settings';
@@ -155,7 +155,7 @@ async function seedOnFirstStart(
     endpoint: dynamoDb.endpoint,
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     maxAttempts: 5,
-    requestTimeoutMs: 10_000,
+    requestTimeoutMs: EMULATOR_REQUEST_TIMEOUT_MS,
   });
   try {
     const problems: string[] = [];

@@ -31,7 +31,7 @@ import { MAX_REFRESH_TOKENS_PER_USER } from '../../local/cognito-refresh-tokens'
 import { LOCAL_AUDIT_RETENTION_DAYS } from '../../local/audit-log';
 import { TABLE_OPERATIONS, THRESHOLDS } from '../../lib/monitoring';
 import { PROJECT_ROOT } from '../../lib/project-root';
-import { IMPORT_CONCURRENCY, TABLE_WARM_READS, TABLE_WARM_WRITES } from '../../lib/settings';
+import { IMPORT_CONCURRENCY, TABLE_WARM_WRITES } from '../../lib/settings';
 import { STEP_TIMEOUT_SECONDS, WRITE_SAVE_MS, WRITE_STOP_MARGIN_MS } from '../../import/steps';
 import { DEMO_OBJECT_KEYS } from '../../local/s3';
 import { resourcesOf, synthesize, type Synthesized } from './synth';
@@ -152,11 +152,6 @@ const STATEMENTS: [string, string][] = [
     `| \`tableWarmWritesPerSecond\` | none (a new on-demand table's ${n(TABLE_WARM_WRITES.min)}) | the table's warm write throughput for a backfill, ${TABLE_WARM_WRITES.min}..${TABLE_WARM_WRITES.max};`,
   ],
   ['docs/operations.md', `\`-c tableWarmWritesPerSecond=${TABLE_WARM_WRITES.max}\``],
-  [
-    'docs/operations.md',
-    `| \`tableWarmReadsPerSecond\` | none (a new on-demand table's ${n(TABLE_WARM_READS.min)}) |`,
-  ],
-  ['docs/operations.md', `a 1-unit read), ${TABLE_WARM_READS.min}..${TABLE_WARM_READS.max};`],
   ['docs/operations.md', `${STEP_TIMEOUT_SECONDS.WritePart / 60} minutes (Lambda's most)`],
   ['docs/operations.md', `A WritePart stops ${WRITE_STOP_MARGIN_MS / 1000} s before its limit`],
   ['docs/operations.md', `at their next save (every ${WRITE_SAVE_MS / 1000} s)`],
@@ -166,7 +161,7 @@ const STATEMENTS: [string, string][] = [
   ['docs/import.md', `at most ${n(MAX_CHILDREN)} currency lines or risk assessments`],
   [
     'docs/import.md',
-    `takes\n  ${storedSize('transaction', [])} bytes before its lines, and with ${n(MAX_CHILDREN)} currency lines ${kb(storedSize('transaction', CHILD_IDS))}; a customer ${storedSize('customer', [])} bytes, and\n  with ${n(MAX_CHILDREN)} risk assessments ${kb(storedSize('customer', CHILD_IDS))}.`,
+    `takes ${storedSize('transaction', [])} bytes before its lines, and with ${n(MAX_CHILDREN)} currency lines ${kb(storedSize('transaction', CHILD_IDS))}; a customer ${storedSize('customer', [])} bytes, and with ${n(MAX_CHILDREN)} risk assessments ${kb(storedSize('customer', CHILD_IDS))}.`,
   ],
   ['docs/import.md', `at most ${MAX_ITEM_BYTES / 1024} KB in an item`],
   ['docs/import.md', `lists all of them or the first ${n(MAX_LISTED_PROBLEMS)};`],

@@ -263,8 +263,8 @@ describe.each(stages)('alarms, %s', (_name, get) => {
     const s = get();
     const table = { Ref: s.logicalId(s.stack.data.table) };
     expect(alarmOn('ReadThrottleEvents', table)).toMatchObject({ Threshold: 0 });
-    const systemErrors = alarmOn('SystemErrors', table, 'Query');
-    expect(systemErrors.Metrics[0].Expression).toContain('systemErrorQuery');
+    const systemErrors = alarmOn('SystemErrors', table, 'GetItem');
+    expect(systemErrors.Metrics[0].Expression).toContain('systemErrorGetItem');
 
     const refusals = alarmOn('AuthRefusals');
     expect(refusals).toMatchObject({

@@ -140,7 +140,7 @@ test('a version already imported: nothing checked or written again, no new repor
 
 test('a hung import ends at the workflow timeout (the timed-out alarm fires), hours past the backfill', () => {
   expect(stage(10).TimeoutSeconds).toBe(IMPORT_TIMEOUT_SECONDS);
-  // docs/performance.md: the 18-million-record backfill, about 1 h 45 min with no settings.
+  // docs/performance.md: the 18-million-record backfill, about 1 h 3 min with no settings.
   expect(IMPORT_TIMEOUT_SECONDS).toBeGreaterThanOrEqual(4 * 3600);
   expect(IMPORT_TIMEOUT_SECONDS).toBeLessThanOrEqual(24 * 3600);
 });

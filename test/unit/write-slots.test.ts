@@ -9,22 +9,21 @@ import { PARTITION_KEY, partitionKey } from '../../core/layout';
 import { writeRecords, writeSlots, type Parsed } from '../../import/importer';
 
 /**
- * A table that answers after a moment and counts requests in flight. Each record here is a
- * delete written alone (no children): one request at a time per group, so requests in flight
- * are groups in flight.
+ * A table that answers after a moment and counts requests in flight. Each record is one
+ * PutItem and each group here one record: requests in flight are groups in flight.
  */
 function slowTable(failOn?: bigint) {
   const refused = failOn === undefined ? undefined : partitionKey(TRANSACTION, failOn);
-  const seen = { inFlight: 0, most: 0, flips: [] as string[] };
+  const seen = { inFlight: 0, most: 0, puts: [] as string[] };
   const client = {
     send: async (command: { input: Record<string, unknown> }) => {
       seen.inFlight += 1;
       seen.most = Math.max(seen.most, seen.inFlight);
       try {
         await new Promise((resolve) => setTimeout(resolve, 5));
-        if (!(command instanceof PutCommand)) return { Items: [] };
+        if (!(command instanceof PutCommand)) throw new Error('the writer only puts');
         const key = String((command.input.Item as Record<string, unknown>)[PARTITION_KEY]);
-        seen.flips.push(key);
+        seen.puts.push(key);
         if (key === refused) throw new Error('refused');
         return {};
       } finally {
@@ -70,5 +69,5 @@ test('a write that fails sends none of its groups still waiting for a slot', asy
   await expect(writeRecords(deletes(1, 5), { ...options(client), slots })).rejects.toThrow(
     'refused',
   );
-  expect(seen.flips).toEqual([partitionKey(TRANSACTION, 1n)]);
+  expect(seen.puts).toEqual([partitionKey(TRANSACTION, 1n)]);
 });
