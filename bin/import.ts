@@ -7,6 +7,8 @@
  * `CurrencyExchangeReadApi`), --stage <name> is short for --stack CurrencyExchangeReadApi-<name>.
  * Records never reach a deployed table from this machine: TABLE_NAME is refused (README).
  */
+import { plural } from '../core/plural';
+import { awsSetupProblem } from './aws-setup';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Progress } from '../import/drop';
@@ -48,7 +50,7 @@ function countsText(counts: ImportReport['counts']): string {
     counts.deletes === 0
       ? ''
       : `, deleted ${counts.deletes} (${counts.notFound} of them not there)`;
-  return `${counts.records} records (${counts.transactions} transactions, ${counts.customers} customers)${deleted}`;
+  return `${plural(counts.records, 'record')} (${plural(counts.transactions, 'transaction')}, ${plural(counts.customers, 'customer')})${deleted}`;
 }
 
 /**
@@ -281,7 +283,8 @@ async function importLocally(
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(`Import failed: ${error instanceof Error ? error.message : String(error)}`);
+    const reason = awsSetupProblem(error) ?? (error instanceof Error ? error.message : error);
+    console.error(`Import failed: ${String(reason)}`);
     process.exit(1);
   },
 );

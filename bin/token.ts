@@ -8,6 +8,7 @@
  * password from TOKEN_PASSWORD or asked on the terminal, the code from `--otp <6 digits>` or
  * asked. Errors go to stderr in one line, with a non-zero exit status.
  */
+import { awsSetupProblem } from './aws-setup';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { isUserDisabledRefusal } from '../access/cognito-actions';
 import { DEMO_PASSWORD, DEMO_USERS, cognitoClient } from '../local/cognito';
@@ -184,7 +185,9 @@ async function stageToken(args: Args): Promise<void> {
     pool = await stackUserPool(cfn, stackName!);
   } catch (error) {
     const e = error as Error;
-    fail(`could not read stack ${stackName}'s outputs: ${e.name}: ${e.message}`);
+    fail(
+      awsSetupProblem(e) ?? `could not read stack ${stackName}'s outputs: ${e.name}: ${e.message}`,
+    );
   } finally {
     cfn.destroy();
   }

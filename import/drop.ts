@@ -20,6 +20,8 @@ export interface Progress {
   partsDone: number;
   /** Records (and deletes) checked while checking, written while writing. */
   records: number;
+  /** While writing: the file's records (and deletes), all checked. */
+  total?: number;
   /** While uploading: bytes S3 has acknowledged, of the file's size. */
   bytes?: { sent: number; total: number };
 }

@@ -16,8 +16,18 @@ const MiB = 1024 * 1024;
 const sizeOf = (bytes: number) =>
   bytes < MiB ? `${bytes} bytes` : `${(bytes / MiB).toFixed(1)} MiB`;
 
-/** The line's words for where the import is. */
-export function progressText(p: Progress): string {
+/** Seconds as the line says them: `40 s`, `3 min`. */
+const duration = (seconds: number) =>
+  seconds < 90 ? `${Math.ceil(seconds)} s` : `${Math.round(seconds / 60)} min`;
+
+/** Writing this long before the line estimates the time left: a first group's pace says little. */
+export const ESTIMATE_AFTER_SECONDS = 10;
+
+/**
+ * The line's words for where the import is; `secondsLeft`, the writing's estimated time left,
+ * once there is one.
+ */
+export function progressText(p: Progress, secondsLeft?: number): string {
   switch (p.phase) {
     case 'uploading':
       return p.bytes
@@ -27,8 +37,11 @@ export function progressText(p: Progress): string {
       return "Import starting: waiting for the stage's workflow to start";
     case 'checking':
       return `Import checking: ${p.partsDone} of ${p.parts} parts${p.records > 0 ? `, ${p.records} records` : ''}`;
-    case 'writing':
-      return `Import writing: ${p.partsDone} of ${p.parts} parts, ${p.records} records`;
+    case 'writing': {
+      const records = p.total === undefined ? `${p.records}` : `${p.records} of ${p.total}`;
+      const left = secondsLeft === undefined ? '' : `, about ${duration(secondsLeft)} left`;
+      return `Import writing: ${p.partsDone} of ${p.parts} parts, ${records} records${left}`;
+    }
     default:
       return `Import ${p.phase}`;
   }
@@ -55,7 +68,17 @@ export function progressLine(options: ProgressLineOptions): {
   // Until the workflow says more, the file is going up (the local drop's upload says nothing).
   let current: Progress = { phase: 'uploading', parts: 0, partsDone: 0, records: 0 };
   let shown = false;
-  const line = () => `${progressText(current)} (${Math.floor((now() - started) / 1000)} s)`;
+  let writingSince: number | undefined;
+  /** At the pace since writing began, once it has gone on a while and written something. */
+  const secondsLeft = (): number | undefined => {
+    const { records, total } = current;
+    if (writingSince === undefined || total === undefined || records === 0) return undefined;
+    const seconds = (now() - writingSince) / 1000;
+    if (seconds < ESTIMATE_AFTER_SECONDS) return undefined;
+    return Math.max(0, total - records) * (seconds / records);
+  };
+  const line = () =>
+    `${progressText(current, secondsLeft())} (${Math.floor((now() - started) / 1000)} s)`;
   const draw = () => {
     write(tty ? `\r\x1b[K${line()}` : `${line()}\n`);
     shown = true;
@@ -66,6 +89,7 @@ export function progressLine(options: ProgressLineOptions): {
   return {
     update: (p) => {
       const moved = p.phase !== current.phase;
+      if (moved && p.phase === 'writing') writingSince = now();
       current = p;
       // A terminal shows a new phase at once; the rest waits for the ticker.
       if (tty && moved) draw();

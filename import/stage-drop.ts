@@ -14,7 +14,7 @@ import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-clo
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { incomingKey, putIntoDrop, type Progress } from './drop';
-import type { Part } from './parts';
+import type { Part, Verdict } from './parts';
 import {
   CLOCK_SKEW_MS,
   describeExecution,
@@ -30,6 +30,7 @@ import {
   IMPORT_TIMEOUT_SECONDS,
   importIdOf,
   manifestKey,
+  problemsKey,
   readJson,
   reportKey,
   workPrefix,
@@ -112,6 +113,7 @@ const total = (c: PartCounts) => c.records + c.deletes;
  */
 function progressOf(s3: S3Client, bucket: string, importId: string) {
   let parts: number | undefined;
+  let checkedRecords: number | undefined;
   const written = new Map<number, number>();
   return async (): Promise<Progress> => {
     parts ??= (await getJson<Part[]>(s3, bucket, manifestKey(importId)))?.length;
@@ -141,7 +143,15 @@ function progressOf(s3: S3Client, bucket: string, importId: string) {
       let records = 0;
       for (const n of written.values()) records += n;
       for (const counts of partial) if (counts) records += total(counts);
-      return { phase: 'writing', parts, partsDone: whole.length, records };
+      // Verify's verdict counts the file's records: read once, it does not change.
+      checkedRecords ??= (await getJson<Verdict>(s3, bucket, problemsKey(importId)))?.records;
+      return {
+        phase: 'writing',
+        parts,
+        partsDone: whole.length,
+        records,
+        ...(checkedRecords === undefined ? {} : { total: checkedRecords }),
+      };
     } catch {
       return { phase: 'checking', parts, partsDone: 0, records: 0 };
     }

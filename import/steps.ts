@@ -172,7 +172,7 @@ export const writingKey = (importId: string, index: number) =>
 const cancelKey = (importId: string) => workKey(importId, 'cancelled');
 export const workPrefix = (importId: string, name: 'written' | 'writing' | 'checked') =>
   workKey(importId, `${name}/`);
-const problemsKey = (importId: string) => workKey(importId, 'problems.json');
+export const problemsKey = (importId: string) => workKey(importId, 'problems.json');
 
 /** Checked parts Verify reads ahead of the one it merges. */
 const VERIFY_READ_AHEAD = 4;
@@ -431,7 +431,7 @@ export type PartCounts = ImportSummary & { index: number };
 /**
  * A part written whole, as work/<id>/written/<i>.json keeps it: its counts, and every file its
  * records named before this import and no longer do. Kept whole (at most one or two a record),
- * merged over the part's attempts: a retried part finds its records already flipped by the
+ * merged over the part's attempts: a retried part finds its records already written by the
  * earlier attempt, so their files are known only from what that attempt saved.
  */
 type WrittenPart = PartCounts & { filesLeft?: FileLeft[] };

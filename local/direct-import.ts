@@ -5,14 +5,16 @@
  * through the drop (`npm run import`); this is the same validation and writing code its steps run.
  */
 import { createDocumentClient } from '../functions/shared/document-client';
+import { plural } from '../core/plural';
 import { importFile } from '../import/importer';
+import { EMULATOR_REQUEST_TIMEOUT_MS } from './net';
 
 const client = createDocumentClient({
   region: 'us-east-1',
   endpoint: process.env.DYNAMODB_ENDPOINT!,
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   maxAttempts: 5,
-  requestTimeoutMs: 10_000,
+  requestTimeoutMs: EMULATOR_REQUEST_TIMEOUT_MS,
 });
 const summary = await importFile(process.argv[2]!, {
   client,
@@ -26,5 +28,5 @@ const summary = await importFile(process.argv[2]!, {
 client.destroy();
 const { records, transactions, customers, deletes } = summary;
 console.log(
-  `Imported ${records} records (${transactions} transactions, ${customers} customers), deleted ${deletes}`,
+  `Imported ${plural(records, 'record')} (${plural(transactions, 'transaction')}, ${plural(customers, 'customer')}), deleted ${deletes}`,
 );

@@ -44,6 +44,7 @@ import { importWorkflowDefinition } from '../lib/import-workflow';
 import { IMPORT_CONCURRENCY } from '../lib/settings';
 import { loadStepFunctions } from '../functions/sdk/local-step-functions';
 import { appendAuditEvents } from './audit-log';
+import { EMULATOR_REQUEST_TIMEOUT_MS } from './net';
 import { s3Client } from './s3-client';
 
 /** Local stand-ins for the stage's ARNs: the runner maps each Task to a handler by them. */
@@ -229,7 +230,7 @@ export function localStepDeps(target: LocalDropTarget, partBytes?: number): Step
       endpoint: target.dynamoDbEndpoint,
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
       maxAttempts: 5,
-      requestTimeoutMs: 10_000,
+      requestTimeoutMs: EMULATOR_REQUEST_TIMEOUT_MS,
     }),
     tableName: target.tableName,
     displayTimeZone: target.displayTimeZone,
@@ -292,7 +293,8 @@ export async function runWorkflow(
           throw new ImportStopped(`part ${event.part.index} was not written: another part failed`);
         if (checking) {
           checking = false;
-          tell({ phase: 'writing', partsDone: 0, records: 0 });
+          // Every part checked: their records are the file's.
+          tell({ phase: 'writing', partsDone: 0, records: 0, total: progress.records });
         }
         const result: PartCounts = await writePart(event, context, signal);
         tell({ partsDone: progress.partsDone + 1 });

@@ -2,6 +2,7 @@
  * `npm start`: the whole stack on this machine, data under .local/, the API on
  * http://127.0.0.1:${PORT:-3000}. Ctrl-C (or SIGTERM) stops everything.
  */
+import { plural } from '../core/plural';
 import { execFileSync } from 'node:child_process';
 import { relative } from 'node:path';
 import { CUSTOMER_READERS_GROUP } from '../core/groups';
@@ -129,7 +130,7 @@ const env = process.env.LOCAL_DATA_DIR ? `LOCAL_DATA_DIR=${process.env.LOCAL_DAT
 const token = (user: string) => `$(${env}npm run --silent token -- ${user})`;
 const [teller, compliance] = DEMO_USERS.map((u) => u.username) as [string, string];
 const seeded = stack.seeded
-  ? `; demo data imported (${stack.seeded.transactions} transactions, ${stack.seeded.customers} customers)`
+  ? `; demo data imported (${plural(stack.seeded.transactions, 'transaction')}, ${plural(stack.seeded.customers, 'customer')})`
   : '';
 
 console.log(`

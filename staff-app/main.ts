@@ -94,7 +94,9 @@ function onSubmit(formId: string, action: (form: FormData) => Promise<Step>): vo
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const data = new FormData(form);
-    form.reset();
+    // Secrets go at once; the e-mail stays, so that a wrong password is typed again alone.
+    for (const input of form.querySelectorAll('input'))
+      if (input.name !== 'username') input.value = '';
     action(data).then(enter, (error: unknown) => {
       // A wrong code may be tried again in the same session; anything else starts over.
       const again = retryScreen(formId, error);
@@ -189,7 +191,7 @@ async function signOut(): Promise<void> {
   } catch {
     show(
       'signed-out',
-      'This page has forgotten your tokens, but Cognito could not be told to revoke them: ask an administrator to run npm run access -- revoke for your account.',
+      'You are signed out on this page, but the sign-in service could not be reached to end your sign-in everywhere: ask an administrator to end it.',
     );
   }
 }

@@ -1,6 +1,6 @@
 /**
  * A record as a teller reads it. Built with textContent only: a record's text never becomes
- * markup. Amounts and rates are shown exactly as the API sends them (decimal strings).
+ * markup. Amounts and rates are shown exactly as the API sends them (decimal strings), grouped.
  */
 import type { components } from '../client/openapi-types';
 
@@ -16,6 +16,16 @@ function element<K extends keyof HTMLElementTagNameMap>(
   if (text !== undefined && text !== null) node.textContent = String(text);
   if (className) node.className = className;
   return node;
+}
+
+/**
+ * A decimal string as a teller reads it, its digits grouped by thousands (`56125.00` →
+ * `56,125.00`), exact: only the characters move, never through a number.
+ */
+export function grouped(decimal: string): string {
+  const [, sign, whole, fraction] = /^(-?)(\d+)(\.\d+)?$/.exec(decimal) ?? [];
+  if (whole === undefined) return decimal;
+  return `${sign}${whole.replace(/\B(?=(\d{3})+$)/g, ',')}${fraction ?? ''}`;
 }
 
 /** A two-column table of labelled values. */
@@ -47,8 +57,10 @@ export function transactionView(t: Transaction): HTMLElement {
       ['Branch', t.branch.name],
       ['Type', t.type.description],
       ['Purpose', t.purpose.description],
-      ['Customer', `${t.customer.first_name} (id ${t.customer.id})`],
-      ['Total', t.total_amount],
+      ['Customer', t.customer.first_name],
+      ['Customer e-mail', t.customer.email],
+      ['Customer id', t.customer.id],
+      ['Total', grouped(t.total_amount)],
       ['Created by', t.created_by.name],
     ]),
     element('h4', 'Lines'),
@@ -63,9 +75,9 @@ export function transactionView(t: Transaction): HTMLElement {
     const row = body.insertRow();
     row.append(
       element('td', line.currency),
-      element('td', line.rate, 'amount'),
-      element('td', line.exchange_amount, 'amount'),
-      element('td', line.receive_amount, 'amount'),
+      element('td', grouped(line.rate), 'amount'),
+      element('td', grouped(line.exchange_amount), 'amount'),
+      element('td', grouped(line.receive_amount), 'amount'),
     );
   }
   view.append(lines, element('h4', 'Signature'), image(t.signature, 'Signature'));

@@ -145,19 +145,39 @@ describeWithBrowser('the staff page in Chromium', () => {
   test('a teller: password, then a code; a transaction with its lines and signature; a customer refused in words', async () => {
     const { page, accessTokens } = await openPage();
     await page.screenshot({ path: join(SHOTS, 'sign-in.png') });
+    // A wrong password: said in words, and the e-mail stays for the next try.
+    await page.locator('#sign-in-form [name=username]').fill('teller@example.com');
+    await page.locator('#sign-in-form [name=password]').fill('Not-the-password-1');
+    await page.locator('#sign-in-form button').click();
+    await page.locator('#notice:not([hidden])').waitFor();
+    await expect(page.locator('#notice').innerText()).resolves.toBe(
+      'The e-mail or password is not right, or the account is disabled.',
+    );
+    await expect(page.locator('#sign-in-form [name=username]').inputValue()).resolves.toBe(
+      'teller@example.com',
+    );
+    await expect(page.locator('#sign-in-form [name=password]').inputValue()).resolves.toBe('');
     await signInWithCode(page, 'teller@example.com', 'code.png');
 
     await lookUp(page, 'transaction', '1');
     const article = page.locator('#result article[data-kind=transaction]');
     await expect(article.locator('h3').innerText()).resolves.toBe('Receipt 20230915000123');
-    await expect(article.innerText()).resolves.toContain('56.12500');
+    const text = await article.innerText();
+    expect(text).toContain('56.12500');
+    // Amounts grouped as a teller reads them, exact; the customer by name and e-mail.
+    expect(text).toMatch(/Total\s+56,125\.00/);
+    expect(text).toMatch(/US Dollar \(USD\)\s+56\.12500\s+1,000\.00\s+56,125\.00/);
+    expect(text).toMatch(/Customer\s+Juan\s+Customer e-mail\s+juan\.delacruz@example\.com/);
+    expect(text).not.toContain('(id ');
     const signature = article.locator('img.image');
     await expect(signature.evaluate(imageWidth)).resolves.toBeGreaterThan(0);
     await page.screenshot({ path: join(SHOTS, 'transaction.png'), fullPage: true });
 
-    // Amounts exactly as the API sends them: 22 digits survive.
+    // Amounts exactly as the API sends them: 22 digits survive, grouped.
     await lookUp(page, 'transaction', '2');
-    await expect(page.locator('#result').innerText()).resolves.toContain('12345678901234567890.12');
+    await expect(page.locator('#result').innerText()).resolves.toContain(
+      '12,345,678,901,234,567,890.12',
+    );
 
     await lookUp(page, 'customer', '1');
     await expect(page.locator('#lookup-error').innerText()).resolves.toBe(
@@ -190,9 +210,11 @@ describeWithBrowser('the staff page in Chromium', () => {
     expect(refreshTokens).toHaveLength(1);
     await page.locator('#sign-out').click();
     await visible(page, 'signed-out');
-    await expect(page.locator('#screen-signed-out').innerText()).resolves.toContain(
-      'npm run access -- revoke',
-    );
+    // In a teller's words: no tokens, no commands.
+    const words = await page.locator('#screen-signed-out').innerText();
+    expect(words).toContain('You are signed out');
+    expect(words).toContain('ask an administrator');
+    expect(words).not.toMatch(/token|npm/i);
     await page.screenshot({ path: join(SHOTS, 'signed-out.png') });
     await expectNothingStored(page);
     const html = await page.content();

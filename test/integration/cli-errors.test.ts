@@ -3,10 +3,11 @@
  * and exits non-zero; no Node stack trace, no errno code.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../lib/project-root';
+import { line, transaction } from '../fixtures';
 
 const dir = mkdtempSync(join(tmpdir(), 'cli-errors-'));
 
@@ -78,4 +79,35 @@ test('synth with a read budget out of range: the setting, the value and the rang
   expectOneLine(r.stderr);
   expect(r.stderr).toContain('readBudgetCustomers must be a whole number from 1 to 100000');
   expect(r.stderr).toContain('"1000000"');
+});
+
+describe('a deployed stack without AWS set up: what to set, in one line', () => {
+  const file = join(dir, 'one.jsonl');
+  writeFileSync(file, `${line('transaction', transaction())}\n`);
+  // No region, no credentials anywhere: an empty home, and no instance metadata to ask.
+  const bare = { HOME: dir, AWS_EC2_METADATA_DISABLED: 'true' };
+  const withRegion = { ...bare, AWS_REGION: 'eu-west-1' };
+  const REGION = 'no AWS region is set: set AWS_REGION';
+  const CREDENTIALS = 'no AWS credentials were found: set AWS_PROFILE';
+
+  test.each([
+    ['import --stack', 'bin/import.ts', [file, '--stack', 'SomeStack'], 'Import failed: '],
+    ['import --stage', 'bin/import.ts', [file, '--stage', 'dev'], 'Import failed: '],
+    ['token --stack', 'bin/token.ts', ['--stack', 'SomeStack', 'a@example.com'], 'token: '],
+  ])(
+    '%s',
+    (_name, script, args, prefix) => {
+      for (const [env, words] of [
+        [bare, REGION],
+        [withRegion, CREDENTIALS],
+      ] as const) {
+        const r = run(script, args, env);
+        expect(r.status).toBe(1);
+        expectOneLine(r.stderr);
+        expect(r.stderr.startsWith(`${prefix}${words}`)).toBe(true);
+        expect(r.stderr).not.toMatch(/Region is missing|Could not load credentials/);
+      }
+    },
+    120_000,
+  );
 });

@@ -307,6 +307,8 @@ test("the stage's progress: parts written and their records (and deletes), whole
   const watch = watchUploads(async (key, size) => {
     const work = `work/${importIdOf(key, 'null')}/`;
     await put(`${work}manifest.json`, [{}, {}, {}]);
+    // Verify's verdict: the file's 305 records (and deletes), all checked.
+    await put(`${work}problems.json`, { problems: [], problemCount: 0, records: 305 });
     await put(`${work}written/0.json`, { index: 0, ...counts(100, 5) });
     // A part written whole also left its counts under writing/: counted once.
     await put(`${work}writing/0.json`, { index: 0, final: true, ...counts(100, 5) });
@@ -349,8 +351,11 @@ test("the stage's progress: parts written and their records (and deletes), whole
       times: QUICK,
     });
     expect(reportOf(result).outcome).toBe('imported');
-    expect(progress).toContainEqual({ phase: 'writing', parts: 3, partsDone: 1, records: 145 });
-    expect(progress).toContainEqual({ phase: 'writing', parts: 3, partsDone: 1, records: 165 });
+    const writing = { phase: 'writing', parts: 3, partsDone: 1, total: 305 };
+    expect(progress).toContainEqual({ ...writing, records: 145 });
+    expect(progress).toContainEqual({ ...writing, records: 165 });
+    // The verdict is read once: it does not change.
+    expect(reads.filter((k) => k.endsWith('/problems.json'))).toHaveLength(1);
     expect(reads.filter((k) => k.endsWith('/written/0.json'))).toHaveLength(1);
     expect(reads.filter((k) => k.endsWith('/writing/1.json')).length).toBeGreaterThan(1);
     expect(reads.filter((k) => k.endsWith('/writing/0.json'))).toHaveLength(0);
@@ -502,7 +507,7 @@ describe('the command (bin/import.ts) against a deployed stack', () => {
       expect(r.stderr).not.toContain('Import failed');
       expect(r.status).toBe(0);
       expect(r.stdout).toBe(
-        `Imported 2 records (1 transactions, 1 customers) from default-stack.jsonl into stack ${BASE_STACK_NAME}\n`,
+        `Imported 2 records (1 transaction, 1 customer) from default-stack.jsonl into stack ${BASE_STACK_NAME}\n`,
       );
       expect(aws.stacksAsked.at(-1)).toBe(BASE_STACK_NAME);
     } finally {

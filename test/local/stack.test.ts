@@ -5,12 +5,14 @@
  */
 import { MANY_READS } from '../support/budgets';
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../../lib/project-root';
+import { DEMO_IMAGE_FILE } from '../../local/s3';
 import { startLocalStack, type LocalStack } from '../../local/stack';
+import { customer, line, transaction } from '../fixtures';
 import type { LocalState } from '../../local/state';
 import { createContract } from '../support/contract';
 
@@ -23,10 +25,19 @@ let stack: LocalStack;
 async function tokenCommand(
   ...args: string[]
 ): Promise<{ code: number; stdout: string; stderr: string }> {
+  return npmRun('token', ...args);
+}
+
+/** `npm run --silent <script> -- <args>` against this test's stack. */
+async function npmRun(
+  script: string,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, LOCAL_DATA_DIR: dataDir };
   delete env.NODE_OPTIONS; // jest's --experimental-vm-modules is not for the child
+  delete env.TABLE_NAME; // set in this worker by other tests' handlers; the import refuses it
   try {
-    const { stdout, stderr } = await run('npm', ['run', '--silent', 'token', '--', ...args], {
+    const { stdout, stderr } = await run('npm', ['run', '--silent', script, '--', ...args], {
       cwd: PROJECT_ROOT,
       env,
     });
@@ -165,6 +176,59 @@ describe('npm run --silent token', () => {
     expect(stdout).toBe('');
     expect(stderr).toContain('unknown user "nobody@example.com"');
     expect(stderr).toContain('teller@example.com');
+  });
+});
+
+describe('npm run files -- put <dir>: records import with their files, without a warning', () => {
+  test('the files go in under their paths, and the import that names them warns of none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'files-put-'));
+    const files = {
+      'signatures/t 701.png': readFileSync(DEMO_IMAGE_FILE),
+      'attachments/receipt 701.pdf': Buffer.from('%PDF-1.4 receipt'),
+      'id-photos/c-701.png': readFileSync(DEMO_IMAGE_FILE),
+    };
+    for (const [key, bytes] of Object.entries(files)) {
+      mkdirSync(join(dir, key.split('/')[0]!), { recursive: true });
+      writeFileSync(join(dir, key), bytes);
+    }
+    const put = await npmRun('files', 'put', dir);
+    expect(put).toEqual({
+      code: 0,
+      stdout: `Put 3 files into the local stack's files bucket (${stack.bucketName})\n`,
+      stderr: '',
+    });
+    const file = join(dir, 'records.jsonl');
+    writeFileSync(
+      file,
+      `${line('transaction', transaction({ id: 701, signature: 'signatures/t 701.png', attachment: 'attachments/receipt 701.pdf' }))}\n` +
+        `${line('customer', customer({ id: 701, id_photo: 'id-photos/c-701.png' }))}\n`,
+    );
+    const imported = await npmRun('import', file);
+    expect({ code: imported.code, warned: /warning/.test(imported.stderr) }).toEqual({
+      code: 0,
+      warned: false,
+    });
+    const token = (await tokenCommand('compliance@example.com')).stdout.trim();
+    const customerData = (await (await get('/customers/701', token)).json()) as {
+      data: { id_photo: string };
+    };
+    expect((await fetch(customerData.data.id_photo)).status).toBe(200);
+    rmSync(dir, { recursive: true, force: true });
+  }, 120_000);
+
+  test('a path outside the three prefixes: nothing put, and why', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'files-put-'));
+    mkdirSync(join(dir, 'signatures'));
+    mkdirSync(join(dir, 'photos'));
+    writeFileSync(join(dir, 'signatures', 'ok.png'), 'x');
+    writeFileSync(join(dir, 'photos', 'c-9.png'), 'x');
+    expect(await npmRun('files', 'put', dir)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'files: photos/c-9.png: not under signatures/, attachments/, id-photos/, where records name their files; nothing was put\n',
+    });
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 

@@ -90,3 +90,24 @@ test('the words: records while checking and writing, bytes while uploading', () 
     }),
   ).toBe('Import uploading: 0 bytes of 512 bytes sent');
 });
+
+test("writing: the file's record total, and once the pace is known, the time left", () => {
+  const { written, progress } = line(false, 5);
+  progress.update({ phase: 'checking', parts: 8, partsDone: 8, records: 20_000 });
+  jest.advanceTimersByTime(5000);
+  progress.update({ phase: 'writing', parts: 8, partsDone: 0, records: 0, total: 20_000 });
+  jest.advanceTimersByTime(5000);
+  expect(written.at(-1)).toBe('Import writing: 0 of 8 parts, 0 of 20000 records (10 s)\n');
+  // 2,000 records in the first 10 s of writing: 18,000 more take about 90 s.
+  progress.update({ phase: 'writing', parts: 8, partsDone: 1, records: 2000, total: 20_000 });
+  jest.advanceTimersByTime(5000);
+  expect(written.at(-1)).toBe(
+    'Import writing: 1 of 8 parts, 2000 of 20000 records, about 2 min left (15 s)\n',
+  );
+  progress.update({ phase: 'writing', parts: 8, partsDone: 7, records: 19_000, total: 20_000 });
+  jest.advanceTimersByTime(5000);
+  expect(written.at(-1)).toBe(
+    'Import writing: 7 of 8 parts, 19000 of 20000 records, about 1 s left (20 s)\n',
+  );
+  progress.end();
+});

@@ -1,0 +1,88 @@
+/**
+ * `npm run files -- put <dir>`: puts the files records name (signatures, attachments, ID photos)
+ * into the running local stack's files bucket, each under the key of its path below `<dir>`
+ * (`<dir>/signatures/t-1.png` → `signatures/t-1.png`), so that imported records' links open and
+ * the import warns of none. Every path is checked first: one outside the three prefixes, and
+ * nothing is put. A stage's bucket takes the same folder with `aws s3 cp` (docs/import.md).
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, relative, sep } from 'node:path';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { FILE_PREFIXES } from '../core/file-keys';
+import { plural } from '../core/plural';
+import { s3Client } from '../local/s3-client';
+import { LocalStackNotRunning, readLocalState, runningDataDir } from '../local/state';
+
+const USAGE = 'Usage: npm run files -- put <dir>';
+
+/** What a browser shows inline; anything else is bytes. */
+const CONTENT_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.pdf': 'application/pdf',
+};
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(path) : entry.isFile() ? [path] : [];
+  });
+}
+
+function fail(message: string, status: number): never {
+  process.stderr.write(`files: ${message}\n`);
+  process.exit(status);
+}
+
+async function main(): Promise<void> {
+  const [verb, dir, ...rest] = process.argv.slice(2);
+  if (verb !== 'put' || dir === undefined || rest.length > 0) fail(USAGE, 2);
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+    fail(
+      `${dir} is not a directory: give the folder that holds signatures/, attachments/ or id-photos/`,
+      2,
+    );
+  const files = filesUnder(dir).map((path) => ({
+    path,
+    key: relative(dir, path).split(sep).join('/'),
+  }));
+  const outside = files.filter(({ key }) => !FILE_PREFIXES.some((p) => key.startsWith(p)));
+  if (outside.length > 0)
+    fail(
+      `${outside.map(({ key }) => key).join(', ')}: not under ${FILE_PREFIXES.join(', ')}, ` +
+        'where records name their files; nothing was put',
+      2,
+    );
+
+  let state;
+  try {
+    state = readLocalState(runningDataDir());
+  } catch (error) {
+    if (!(error instanceof LocalStackNotRunning)) throw error;
+    fail(`the local stack has not been started: run \`npm start\`${error.hint}`, 1);
+  }
+  if (!state.s3Endpoint || !state.bucketName)
+    fail('the local stack is an older one: restart it', 1);
+  const s3 = s3Client(state.s3Endpoint);
+  try {
+    for (const { path, key } of files)
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: state.bucketName,
+          Key: key,
+          Body: readFileSync(path),
+          ContentType: CONTENT_TYPES[extname(key).toLowerCase()] ?? 'application/octet-stream',
+        }),
+      );
+  } finally {
+    s3.destroy();
+  }
+  console.log(
+    `Put ${plural(files.length, 'file')} into the local stack's files bucket (${state.bucketName})`,
+  );
+}
+
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error), 1));
