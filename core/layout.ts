@@ -76,10 +76,20 @@ export function tombstoneOf(entity: EntityDescriptor, id: bigint, version: strin
 
 const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
 
-/** A number's size: leading and trailing zeros, the sign and the point do not count. */
+/**
+ * A number's size: a byte for each pair of digits, the pairs aligned on the decimal point, leading
+ * and trailing zero pairs left out, and one byte more. DynamoDB documents "approximately one byte
+ * per two significant digits, plus one"; pairs aligned on the point are never fewer, so the count
+ * errs high by a byte at most, never low.
+ */
 function numberSize(value: bigint | number): number {
-  const digits = String(value).replace(/[-.]/g, '').replace(/^0+/, '').replace(/0+$/, '');
-  return Math.ceil(Math.max(1, digits.length) / 2) + 1;
+  const [whole = '', fraction = ''] = String(value).replace('-', '').split('.');
+  const digits = `${whole.length % 2 ? '0' : ''}${whole}${fraction}${fraction.length % 2 ? '0' : ''}`;
+  const pairs = (digits.match(/../g) ?? [])
+    .join(' ')
+    .replace(/^(00 )+|( 00)+$/g, '')
+    .split(' ');
+  return Math.max(1, pairs.filter((pair) => pair !== '').length) + 1;
 }
 
 /**

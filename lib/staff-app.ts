@@ -212,6 +212,10 @@ export class StaffApp extends Construct {
       distributionPaths: [`${STAFF_APP_PATH}*`],
       memoryLimit: 256,
       prune: true,
+      // The files go with the deployment: a rolled-back create empties the bucket this create
+      // filled, so that CloudFormation can delete it (S3 deletes no bucket that holds objects).
+      // It holds nothing but this build, which any deploy makes again.
+      retainOnDelete: false,
       // Kept as every log group of the stage is (lib/retention.ts): who deployed what, when.
       logGroup: new LogGroup(this, 'DeployLogs', {
         retention: AUDIT_RETENTION,

@@ -147,6 +147,22 @@ describe.each(kept)('%s: a failed first deploy can simply be run again', (stage)
   });
 });
 
+/**
+ * A bucket the create itself fills is emptied when the create rolls back: S3 deletes no bucket
+ * that holds objects (Amazon S3 API Reference, DeleteBucket: BucketNotEmpty), so a rollback
+ * would fail on it. CDK's bucket deployment deletes the files it copied when it is deleted, only
+ * with `retainOnDelete: false` (aws-cdk-lib, aws-s3-deployment, BucketDeploymentProps).
+ */
+test.each(all)(
+  '%s: what a deploy copies into a bucket goes when the deploy rolls back',
+  (stage) => {
+    const deployments = resourcesOf(json(stage), 'Custom::CDKBucketDeployment');
+    expect(deployments.length).toBeGreaterThan(0);
+    for (const [id, r] of deployments)
+      expect([id, r.Properties!.RetainOnDelete]).toEqual([id, false]);
+  },
+);
+
 test('a disposable stage keeps nothing', () => {
   for (const [id, r] of Object.entries(json('a disposable stage').Resources))
     expect([id, r.DeletionPolicy ?? 'Delete']).toEqual([id, 'Delete']);

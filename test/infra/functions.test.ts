@@ -173,7 +173,7 @@ test('each function has its own role, assumable by Lambda only, with no managed 
   }
 });
 
-test("functions may only Query the table, UpdateItem access-state items, GetObject their entity's files, write their own logs and send traces", () => {
+test("functions may only GetItem their entity's records and access state, UpdateItem access-state items, GetObject their entity's files, write their own logs and send traces", () => {
   const tableArn = { 'Fn::GetAtt': [s.logicalId(s.stack.data.table), 'Arn'] };
   for (const [, , fn] of functionsByRoute()) {
     const roleId = fn.Properties!.Role['Fn::GetAtt'][0] as string;

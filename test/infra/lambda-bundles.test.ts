@@ -229,7 +229,7 @@ describe('signing', () => {
   let endpoint: string;
   const seen: { url: string; headers: IncomingHttpHeaders; body: string }[] = [];
   beforeAll(async () => {
-    // Answers every DynamoDB Query with no items, and keeps what was sent.
+    // Answers every DynamoDB request with nothing (no item), and keeps what was sent.
     server = createServer((req, res) => {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -245,7 +245,7 @@ describe('signing', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  test('the bundle signs its Query and access-state request byte for byte as the same function with the stock SDK chain does', async () => {
+  test('the bundle signs its GetItem and access-state request byte for byte as the same function with the stock SDK chain does', async () => {
     const env = lambdaEnv({ ...CREDENTIALS, DYNAMODB_ENDPOINT: endpoint });
     /** The requests of one GET, by operation. */
     const requestsOf = async (bundle: string) => {
@@ -258,7 +258,7 @@ describe('signing', () => {
     };
     const ours = await requestsOf('GetTransaction');
     expect(Object.keys(ours).sort()).toEqual([
-      'DynamoDB_20120810.Query',
+      'DynamoDB_20120810.GetItem',
       'DynamoDB_20120810.UpdateItem',
     ]);
     // The same function bundled the stock way, its SDK default chain finding the same
@@ -367,6 +367,7 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
     apiEvent('GET /transactions/{transaction_id}', { transaction_id: id }, claims);
 
   const CORRUPT_ID = 160;
+  const OLD_LAYOUT_ID = 161;
   const OVER_BUDGET_SUB = 'over-budget-sub';
   const HOUR = 3600;
   /** One way to make each error class happen, and what the caller or Lambda sees of it. */
@@ -435,6 +436,14 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
       status: 500,
     },
     {
+      className: 'OldLayoutError',
+      route: 'GetTransaction',
+      event: () => txn(String(OLD_LAYOUT_ID)),
+      env,
+      message: 'Service unavailable',
+      status: 503,
+    },
+    {
       className: 'TooManyRequestsError',
       route: 'GetTransaction',
       // The user whose counter (written below) is at the budget of 1 in this hour's window.
@@ -470,7 +479,7 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
   ];
   const outcomes = new Map<string, Outcome>();
   beforeAll(async () => {
-    // A transaction head without the fields of SPEC 3: the mapping refuses it (500).
+    // A transaction item without the fields of SPEC 3: the mapping refuses it (500).
     await table.client.send(
       new PutItemCommand({
         TableName: table.tableName,
@@ -480,7 +489,19 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
           id: { N: String(CORRUPT_ID) },
           total_amount: { N: '1.5' },
           v: { S: '00000000000abcd' },
-          n: { N: '0' },
+        },
+      }),
+    );
+    // A record of the earlier layout: its item counts children kept as items of their own.
+    await table.client.send(
+      new PutItemCommand({
+        TableName: table.tableName,
+        Item: {
+          pk: { S: `TXN#${OLD_LAYOUT_ID}` },
+          sk: { S: 'TXN' },
+          id: { N: String(OLD_LAYOUT_ID) },
+          v: { S: '00000000000abcd' },
+          n: { N: '1' },
         },
       }),
     );
@@ -544,6 +565,7 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
 
   test.each([
     ['ServiceUnavailableError', 503],
+    ['OldLayoutError', 503],
     ['CorruptRecordError', 500],
   ])('%s: the request log line with status %i names it in errorName', (className, status) => {
     const requestLines = outcomes.get(className)!.logs.filter((l) => l.message === 'request');

@@ -8,7 +8,7 @@ import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { dirname } from 'node:path';
 import { parseExactJson, stringifyExactJson } from '../../core/json';
 import { PROJECT_ROOT } from '../../lib/project-root';
-import { incomingKey, putIntoDrop } from '../../import/drop';
+import { incomingKey, putIntoDrop, type Progress } from '../../import/drop';
 import { PREFIX, reportKey, workFolder, type ImportReport } from '../../import/steps';
 import { IMPORT_RETENTION } from '../../core/retention';
 import { expireImportObjects } from '../../local/import-bucket-lifecycle';
@@ -54,9 +54,16 @@ const status = async (entity: Entity, id: number) => (await readers.get(entity, 
 test('a valid file is imported: every record reads back exactly, the report and audit events say so', async () => {
   const txns = [txn(11), txn(12, { total_amount: '0.01', attachment: null })];
   const custs = [cust(11), cust(12, { tin: null, customer_risk_assessments: [] })];
+  const progress: Progress[] = [];
   const report = await drop.drop(
     file([...txns.map((t) => line('transaction', t)), ...custs.map((c) => line('customer', c))]),
+    { onProgress: (p) => progress.push(p) },
   );
+  // While writing, the progress line knows the file's total, all checked: 4 records.
+  const writing = progress.filter((p) => p.phase === 'writing');
+  expect(writing.length).toBeGreaterThan(0);
+  expect(new Set(writing.map((p) => p.total))).toEqual(new Set([4]));
+  expect(writing.at(-1)!.records).toBe(4);
   expect(report).toMatchObject({
     outcome: 'imported',
     counts: { records: 4, transactions: 2, customers: 2, deletes: 0, notFound: 0 },
