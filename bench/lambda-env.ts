@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../lib/project-root';
+import { PROJECT_ROOT } from '../core/project-root';
 import { DEPLOYED_NODE_OPTIONS } from './bundles';
 import { BENCH_READ_BUDGETS, BUCKET, TABLE } from './config';
 

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../lib/project-root';
+import { PROJECT_ROOT } from '../core/project-root';
 import type { Results } from './results';
 
 const pkg = (name: string) =>

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { PROJECT_ROOT } from '../lib/project-root';
+import { PROJECT_ROOT } from '../core/project-root';
 import type { Spec } from './children/invoke';
 
 export class Processes {

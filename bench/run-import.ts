@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { DynamoDbLocal } from '../local/dynamodb';
-import { PROJECT_ROOT } from '../lib/project-root';
+import { PROJECT_ROOT } from '../core/project-root';
 import type { Processes } from './processes';
 import type { Results } from './results';
 import { median } from './stats';

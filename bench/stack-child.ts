@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../lib/project-root';
+import { PROJECT_ROOT } from '../core/project-root';
 import { writeSeedFile } from './cases';
 import { log, WORK } from './config';
 import type { Processes } from './processes';

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { docsPage } from '../local/docs';
-import { PROJECT_ROOT } from '../lib/project-root';
+import { PROJECT_ROOT } from '../core/project-root';
 import { OPENAPI_FILE } from '../local/gateway';
 
 const out = resolve(process.argv[2] ?? resolve(PROJECT_ROOT, 'dist', 'api-docs.html'));

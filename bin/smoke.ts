@@ -20,7 +20,7 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { PROJECT_ROOT } from '../lib/project-root';
+import { PROJECT_ROOT } from '../core/project-root';
 import { signInWithTotp, UnansweredChallenge } from '../sign-in/flow';
 import { totpCode } from '../sign-in/totp';
 import { BrokenPromise, runSmoke } from '../smoke/checks';

@@ -15,7 +15,7 @@ import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { BUNDLING } from '../lib/api-function';
-import { PROJECT_ROOT as ROOT } from '../lib/project-root';
+import { PROJECT_ROOT as ROOT } from '../core/project-root';
 import { esbuildOptions } from '../lib/esbuild-options';
 import { routes } from '../lib/routes';
 

@@ -22,7 +22,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ACCESS_PARTITION_PREFIX } from '../core/access-state';
 import type { EntityDescriptor } from '../core/entities';
-import { PROJECT_ROOT } from './project-root';
+import { PROJECT_ROOT } from '../core/project-root';
 import { AUDIT_RETENTION, removalPolicyFor } from './retention';
 
 /**

@@ -1,5 +1,5 @@
 import type { Node } from 'constructs';
-import type { Stage } from './stage';
+import { SettingsError, type Stage } from './stage';
 import {
   DEFAULT_TIME_ZONE,
   URL_TTL_RULE,
@@ -132,9 +132,7 @@ export const DEFAULT_SETTINGS: Settings = {
   threatProtection: defaultThreatProtection({ disposable: false }),
 };
 
-export class SettingsError extends Error {
-  override readonly name = 'SettingsError';
-}
+export { SettingsError };
 
 /** Checks settings given as props, with the rules the functions apply at start-up (core/settings.ts). */
 export function validateSettings(settings: Settings): Settings {

@@ -10,7 +10,7 @@ import { IMPORT_BUCKET_OUTPUT, IMPORT_STATE_MACHINE_OUTPUT } from '../import/sta
 import { ImportDrop } from './import-drop';
 import { Monitoring } from './monitoring';
 import { StaffApp } from './staff-app';
-import { PROJECT_ROOT } from './project-root';
+import { PROJECT_ROOT } from '../core/project-root';
 import { routes as defaultRoutes, type Route } from './routes';
 import {
   DEFAULT_SETTINGS,

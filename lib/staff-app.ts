@@ -39,7 +39,7 @@ import { HSTS_SECONDS, connectSrc, securityHeaders } from '../staff-app/security
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { PRIVATE_BUCKET } from './data';
 import { AUDIT_RETENTION } from './retention';
-import { PROJECT_ROOT } from './project-root';
+import { PROJECT_ROOT } from '../core/project-root';
 
 export interface StaffAppProps {
   /** The bucket whose presigned URLs the page shows as images (signatures, ID photos). */

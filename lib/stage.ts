@@ -1,5 +1,12 @@
 import type { Node } from 'constructs';
-import { SettingsError } from './settings';
+
+/**
+ * A deploy-time setting or stage that cannot be used: synth refuses it with the rule. Here, below
+ * lib/settings.ts, which imports the stage, so that the two import no circle.
+ */
+export class SettingsError extends Error {
+  override readonly name = 'SettingsError';
+}
 
 /** The stack's name in CloudFormation without a stage; physical names are generated from it. */
 export const BASE_STACK_NAME = 'CurrencyExchangeReadApi';

@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
-import { PROJECT_ROOT } from '../lib/project-root';
+import { PROJECT_ROOT } from '../core/project-root';
 import type { Route } from '../lib/routes';
 import { stdoutAudit, type AuditSink } from '../functions/shared/audit';
 import { loadConfig } from '../functions/shared/config';

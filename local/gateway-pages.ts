@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { PROJECT_ROOT } from '../lib/project-root';
+import { PROJECT_ROOT } from '../core/project-root';
 import { DOCS_ASSETS, DOCS_PATH, docsPage } from './docs';
 
 /** The API's contract, served by the local gateway (only) as GET /openapi.json. */

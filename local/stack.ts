@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { READ_BUDGET_ENV } from '../core/read-budgets';
 import { operatorSettingsFromEnv } from '../functions/shared/config';
-import { PROJECT_ROOT } from '../lib/project-root';
+import { PROJECT_ROOT } from '../core/project-root';
 import type { Route } from '../lib/routes';
 import { startCognito, type LocalCognito, type TokenKind } from './cognito';
 import {

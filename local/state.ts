@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PROJECT_ROOT } from '../lib/project-root';
+import { PROJECT_ROOT } from '../core/project-root';
 
 export const STATE_FILE = 'state.json';
 /** The local stack's audit trail (SPEC 8): a directory of day files (local/audit-log.ts). */

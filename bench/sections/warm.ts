@@ -5,7 +5,7 @@
  * warm GET's own time goes.
  */
 import { spawn } from 'node:child_process';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { routes } from '../../lib/routes';
 import { REFERENCE_READ } from '../bundle-names';
 import { CASES } from '../cases';

@@ -15,7 +15,7 @@ import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { putIntoDrop } from '../../import/drop';
 import type { Part } from '../../import/parts';
 import { readJson, type CheckResult, type PlanResult } from '../../import/steps';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { ensureTable, type DynamoDbLocal } from '../../local/dynamodb';
 import type { LocalDropTarget } from '../../local/import-runner';
 import { freePort } from '../../local/net';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { DOCS_PATH } from '../../local/docs';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { CHROMIUM_ARGS, describeWithChromium } from '../support/chromium';
 

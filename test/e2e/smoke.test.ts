@@ -16,7 +16,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { CUSTOMER_READERS_GROUP } from '../../core/groups';
 import { DEMO_PASSWORD, cognitoClient, createUser } from '../../local/cognito';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { importHandler, startGateway, type Gateway } from '../../local/gateway';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { BrokenPromise, runSmoke } from '../../smoke/checks';

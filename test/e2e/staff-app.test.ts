@@ -17,7 +17,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { decodeQR } from '@paulmillr/qr/decode.js';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { cognitoClient, DEMO_PASSWORD } from '../../local/cognito';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { totpCode } from '../../sign-in/totp';

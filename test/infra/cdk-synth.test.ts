@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STACK_NAME } from '../../lib/app';
 import { routes } from '../../lib/routes';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { DISPOSABLE_DEV_CONTEXT } from './synth';
 
 function run(

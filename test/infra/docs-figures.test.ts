@@ -30,7 +30,7 @@ import {
 import { MAX_REFRESH_TOKENS_PER_USER } from '../../local/cognito-refresh-tokens';
 import { LOCAL_AUDIT_RETENTION_DAYS } from '../../local/audit-log';
 import { TABLE_OPERATIONS, THRESHOLDS } from '../../lib/monitoring';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { IMPORT_CONCURRENCY, TABLE_WARM_WRITES } from '../../lib/settings';
 import { STEP_TIMEOUT_SECONDS, WRITE_SAVE_MS, WRITE_STOP_MARGIN_MS } from '../../import/steps';
 import { DEMO_OBJECT_KEYS } from '../../local/s3';

@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import { ApiFunction, BUNDLING } from '../../lib/api-function';
 import { esbuildOptions } from '../../lib/esbuild-options';
 import { routes } from '../../lib/routes';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import {
   resourcesOf,
   resourcesUnder,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import { threatProtectionReason, type Identity } from '../../lib/identity';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import {
   DISPOSABLE_DEV_CONTEXT,
   onlyResource,

@@ -9,7 +9,7 @@ import aslValidator from 'asl-validator';
 import { IMPORT_QUERIES } from '../../lib/audit';
 import { IMPORT_RETENTION } from '../../core/retention';
 import { FILE_PREFIXES } from '../../core/file-keys';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { PREFIX } from '../../import/steps';
 import {
   definitionOf,

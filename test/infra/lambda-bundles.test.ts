@@ -26,7 +26,7 @@ import { createPresigner } from '../../functions/shared/presigner';
 import { BUNDLING } from '../../lib/api-function';
 import { esbuildOptions } from '../../lib/esbuild-options';
 import { routes } from '../../lib/routes';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { customer, line, transaction } from '../fixtures';
 import { startTestTable } from '../support/dynamodb';
 import { apiEvent, testClaims } from '../support/events';

@@ -9,7 +9,7 @@ import { createApp } from '../../lib/app';
 import { TABLE_OPERATIONS, THRESHOLDS, TRACES } from '../../lib/monitoring';
 import { routes } from '../../lib/routes';
 import { SettingsError } from '../../lib/settings';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { makeStage } from '../../lib/stage';
 import {
   bothStages,

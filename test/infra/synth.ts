@@ -10,7 +10,7 @@ import type { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { createApp } from '../../lib/app';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import type { ReadApiStack } from '../../lib/stack';
 
 /** The context `cdk synth` passes from cdk.json: feature flags and default settings. */

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { line, transaction } from '../fixtures';
 
 const dir = mkdtempSync(join(tmpdir(), 'cli-errors-'));

@@ -18,7 +18,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiHandler } from '../../functions/shared/http';
 import { importFile, InvalidFileError } from '../../import/importer';
 import { MAX_LINE_BYTES } from '../../import/lines';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { freePort } from '../../local/net';
 import { startS3 } from '../../local/s3';
 import { customer, line, sparseCustomer, transaction } from '../fixtures';

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { customer, line, transaction } from '../fixtures';
 import { startTestDrop } from '../support/drop';
 

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importFile } from '../../import/importer';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { startTestTable } from '../support/dynamodb';
 import { startReaders, type Entity } from '../support/readers';
 import {

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { dirname } from 'node:path';
 import { parseExactJson, stringifyExactJson } from '../../core/json';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { incomingKey, putIntoDrop, type Progress } from '../../import/drop';
 import { PREFIX, reportKey, workFolder, type ImportReport } from '../../import/steps';
 import { IMPORT_RETENTION } from '../../core/retention';

@@ -19,7 +19,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { S3_MIN_PART_BYTES, type Progress } from '../../import/drop';
 import { importIntoStack, type StackImportResult } from '../../import/stage-drop';
 import { importIdOf, reportKey, type ImportReport } from '../../import/steps';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { BASE_STACK_NAME } from '../../lib/stage';
 import { localStepDeps, runWorkflow } from '../../local/import-runner';
 import { S3RVER_CREDENTIALS, s3Client } from '../../local/s3-client';

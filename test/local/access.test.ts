@@ -18,7 +18,7 @@ import {
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { CUSTOMER_READERS_GROUP } from '../../core/groups';
 import { cognitoClient, createUser, DEMO_PASSWORD, signInTokens } from '../../local/cognito';
 import { startLocalStack, type LocalStack } from '../../local/stack';

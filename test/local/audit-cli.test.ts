@@ -15,7 +15,7 @@ import {
   AdminGetUserCommand,
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { cognitoClient, createUser, startCognito, type LocalCognito } from '../../local/cognito';
 import { AUDIT_DIR, LEGACY_AUDIT_FILE, STATE_FILE } from '../../local/state';
 

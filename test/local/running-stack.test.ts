@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmdirSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import {
   DEFAULT_DATA_DIR,
   LocalStackNotRunning,

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { DEMO_IMAGE_FILE } from '../../local/s3';
 import { startLocalStack, type LocalStack } from '../../local/stack';
 import { customer, line, transaction } from '../fixtures';

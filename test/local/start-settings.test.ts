@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 
 const dir = mkdtempSync(join(tmpdir(), 'start-settings-'));
 /** Well past tsx's start on a busy machine, well short of a stack's start (Java, Cognito, seed). */

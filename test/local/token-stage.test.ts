@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import {
   DEMO_PASSWORD,
   cognitoClient,

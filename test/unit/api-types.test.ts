@@ -17,7 +17,7 @@ import type {
   RiskAssessment,
   Transaction,
 } from '../../core/records';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { OPENAPI_FILE } from '../../local/gateway';
 import type { components } from '../../client/openapi-types';
 

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { docsPage } from '../../local/docs';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { OPENAPI_FILE } from '../../local/gateway';
 import { PORT_VARIABLES } from '../../local/start-settings';
 import { loadOpenApi } from '../support/contract';

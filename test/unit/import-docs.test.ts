@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTimeCodec } from '../../core/times';
 import { createLineParser } from '../../import/records';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 import { currencyLine, customer, line, riskAssessment, transaction } from '../fixtures';
 
 const doc = readFileSync(join(PROJECT_ROOT, 'docs', 'import.md'), 'utf8');

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../lib/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 
 const SCRIPT = `
 import { registerHooks } from 'node:module';
