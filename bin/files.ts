@@ -11,7 +11,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { FILE_PREFIXES } from '../core/file-keys';
 import { plural } from '../core/plural';
 import { s3Client } from '../local/s3-client';
-import { LocalStackNotRunning, readLocalState, runningDataDir } from '../local/state';
+import { incompleteState, readLocalState, runningDataDir } from '../local/state';
 
 const USAGE = 'Usage: npm run files -- put <dir>';
 
@@ -57,15 +57,10 @@ async function main(): Promise<void> {
       2,
     );
 
-  let state;
-  try {
-    state = readLocalState(runningDataDir());
-  } catch (error) {
-    if (!(error instanceof LocalStackNotRunning)) throw error;
-    fail(`the local stack has not been started: run \`npm start\`${error.hint}`, 1);
-  }
-  if (!state.s3Endpoint || !state.bucketName)
-    fail('the local stack is an older one: restart it', 1);
+  // Not running, or started by an older version: the state's own errors say what to do.
+  const dataDir = runningDataDir();
+  const state = readLocalState(dataDir);
+  if (!state.s3Endpoint || !state.bucketName) throw incompleteState(dataDir);
   const s3 = s3Client(state.s3Endpoint);
   try {
     for (const { path, key } of files)

@@ -85,11 +85,11 @@ const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
 function numberSize(value: bigint | number): number {
   const [whole = '', fraction = ''] = String(value).replace('-', '').split('.');
   const digits = `${whole.length % 2 ? '0' : ''}${whole}${fraction}${fraction.length % 2 ? '0' : ''}`;
-  const pairs = (digits.match(/../g) ?? [])
-    .join(' ')
-    .replace(/^(00 )+|( 00)+$/g, '')
-    .split(' ');
-  return Math.max(1, pairs.filter((pair) => pair !== '').length) + 1;
+  const pairs = digits.match(/../g) ?? [];
+  let [first, end] = [0, pairs.length];
+  while (first < end && pairs[first] === '00') first += 1;
+  while (end > first && pairs[end - 1] === '00') end -= 1;
+  return Math.max(1, end - first) + 1;
 }
 
 /**

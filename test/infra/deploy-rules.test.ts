@@ -6,6 +6,7 @@
  */
 import { ENTITIES, filePrefixesOf } from '../../core/entities';
 import { routes } from '../../lib/routes';
+import { makeStage } from '../../lib/stage';
 import {
   definitionOf,
   DISPOSABLE_DEV_CONTEXT,
@@ -211,6 +212,19 @@ describe.each(all)('%s: names unique per account carry the region', (stage) => {
         'AWS::CloudWatch::Dashboard',
       ]),
     );
+  });
+
+  /**
+   * An origin access control's name is at most 64 characters (Amazon CloudFront API Reference,
+   * OriginAccessControlConfig): the stack name and the region, for the longest stage name the
+   * stage rule allows (20 characters) and the longest region name (14, e.g. ap-southeast-7).
+   */
+  test("the origin access control's name fits CloudFront's 64 characters", () => {
+    const [, oac] = resourcesOf(json(stage), 'AWS::CloudFront::OriginAccessControl')[0]!;
+    const parts = oac.Properties!.OriginAccessControlConfig.Name['Fn::Join'][1] as Json[];
+    expect(parts).toEqual([`${synths.get(stage)!.stack.stackName}-`, { Ref: 'AWS::Region' }]);
+    const longest = makeStage({ name: `a${'-b'.repeat(9)}c` }).stackName;
+    expect(`${longest}-ap-southeast-7`.length).toBeLessThanOrEqual(64);
   });
 
   test('no bucket has a fixed name', () => {

@@ -19,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { PutItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { build, type Metafile } from 'esbuild';
 import { mapStackTrace, rebuild } from '../../bin/stack-trace';
 import { createPresigner } from '../../functions/shared/presigner';
@@ -479,32 +479,24 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
   ];
   const outcomes = new Map<string, Outcome>();
   beforeAll(async () => {
-    // A transaction item without the fields of SPEC 3: the mapping refuses it (500).
-    await table.client.send(
-      new PutItemCommand({
-        TableName: table.tableName,
-        Item: {
-          pk: { S: `TXN#${CORRUPT_ID}` },
-          sk: { S: 'TXN' },
-          id: { N: String(CORRUPT_ID) },
-          total_amount: { N: '1.5' },
-          v: { S: '00000000000abcd' },
-        },
-      }),
-    );
-    // A record of the earlier layout: its item counts children kept as items of their own.
-    await table.client.send(
-      new PutItemCommand({
-        TableName: table.tableName,
-        Item: {
-          pk: { S: `TXN#${OLD_LAYOUT_ID}` },
-          sk: { S: 'TXN' },
-          id: { N: String(OLD_LAYOUT_ID) },
-          v: { S: '00000000000abcd' },
-          n: { N: '1' },
-        },
-      }),
-    );
+    /** A transaction's item: its key, id and version, and `more`. */
+    const transactionItem = (id: number, more: Record<string, AttributeValue>) =>
+      table.client.send(
+        new PutItemCommand({
+          TableName: table.tableName,
+          Item: {
+            pk: { S: `TXN#${id}` },
+            sk: { S: 'TXN' },
+            id: { N: String(id) },
+            v: { S: '00000000000abcd' },
+            ...more,
+          },
+        }),
+      );
+    // Without the fields of SPEC 3: the mapping refuses it (500).
+    await transactionItem(CORRUPT_ID, { total_amount: { N: '1.5' } });
+    // Of the earlier layout: its item counts children kept as items of their own (503).
+    await transactionItem(OLD_LAYOUT_ID, { n: { N: '1' } });
     // A user who has read once in this hour's window and the next (the scenario may cross one).
     const window = windowStart(Math.floor(Date.now() / 1000), HOUR);
     const key = accessStateKey(OVER_BUDGET_SUB);
