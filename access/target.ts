@@ -6,7 +6,7 @@
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { attachServerClock, type ServerClock } from './server-clock';
-import { incompleteState, readLocalState, runningDataDir } from '../local/state';
+import { incompleteState, readLocalState, runningDataDir } from '../local/stack/state';
 
 export interface AccessTarget {
   readonly cognito: CognitoIdentityProviderClient;
@@ -74,7 +74,7 @@ export function accessTarget(env: NodeJS.ProcessEnv = process.env): AccessTarget
 
 /**
  * The running local stack's user pool and table (.local/state.json, or LOCAL_DATA_DIR's, or
- * the one running elsewhere: local/state.ts runningDataDir).
+ * the one running elsewhere: local/stack/state.ts runningDataDir).
  */
 export function localAccessTarget(env: NodeJS.ProcessEnv = process.env): AccessTarget {
   const dataDir = runningDataDir(env);

@@ -3,7 +3,7 @@
  * of one user's reads each, against DynamoDB Local in memory (bench/sections/access-history.ts);
  * prints the table docs/performance.md quotes.
  */
-import { startDynamoDbLocal } from '../local/dynamodb';
+import { startDynamoDbLocal } from '../local/dynamodb/dynamodb-local';
 import { freePort } from '../local/net';
 import { TABLE } from './config';
 import { renderHistory } from './report/cost';

@@ -6,7 +6,7 @@
  */
 import { DEFAULT_PART_BYTES } from '../import/parts';
 import { STEP_TIMEOUT_SECONDS, WRITE_STOP_MARGIN_MS } from '../import/steps';
-import { IMPORT_CONCURRENCY, TABLE_WARM_WRITES } from '../lib/settings';
+import { IMPORT_CONCURRENCY, TABLE_WARM_WRITES } from '../stage/settings';
 
 export const BACKFILL = {
   /** Five years of a 50-branch chain. */

@@ -21,7 +21,7 @@ import { build } from 'esbuild';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { BUNDLING } from '../lib/api-function';
 import { esbuildOptions } from '../lib/esbuild-options';
-import { routes } from '../lib/routes';
+import { routes } from '../stage/routes';
 import { CDK_DEFAULT, REFERENCE, REFERENCE_READ, WITH_SOURCE_MAPS } from './bundle-names';
 
 export interface Bundle {

@@ -4,7 +4,7 @@
  */
 import { CUSTOMER_READERS_GROUP } from '../core/groups';
 import { writeFileSync } from 'node:fs';
-import { buildApiEvent } from '../local/api-event';
+import { buildApiEvent } from '../local/gateway/api-event';
 import type { Case } from './children/invoke';
 import { customerRecord, line, transactionRecord } from './generate';
 

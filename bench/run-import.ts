@@ -1,13 +1,13 @@
 /**
  * An import in a child process, with its peak memory: maxRSS at exit (bench/children/max-rss.ts)
  * and RSS sampled from /proc; CPU time of the import and of DynamoDB Local over the run, to tell
- * which of the two bounds the rate. Either the direct import (local/direct-import.ts, the import's
+ * which of the two bounds the rate. Either the direct import (local/tools/direct-import.ts, the import's
  * own code straight into a table) or `npm run import`'s local drop (bin/import.ts, the workflow
  * and its steps in-process) against a state file that points it at the bench's emulators.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { DynamoDbLocal } from '../local/dynamodb';
+import type { DynamoDbLocal } from '../local/dynamodb/dynamodb-local';
 import { PROJECT_ROOT } from '../core/project-root';
 import type { Processes } from './processes';
 import type { Results } from './results';
@@ -58,7 +58,7 @@ function spawnImport(
   rssFile: string,
   drop?: ViaDrop,
 ) {
-  const script = drop ? 'bin/import.ts' : 'local/direct-import.ts';
+  const script = drop ? 'bin/import.ts' : 'local/tools/direct-import.ts';
   return spawn(
     process.execPath,
     ['--import', 'tsx', '--import', './bench/children/max-rss.ts', script, file],

@@ -15,7 +15,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../core/project-root';
-import { routes } from '../lib/routes';
+import { routes } from '../stage/routes';
 import { CDK_DEFAULT, REFERENCE, WITH_SOURCE_MAPS } from './bundle-names';
 import { buildBundles } from './bundles';
 import { benchConfig, log, parseArgs, WORK, type Section } from './config';

@@ -2,12 +2,12 @@
  * `npm run audit -- customer <id> | transaction <id> | user <user> [--since <t>] [--until <t>]
  * [--json | --table]` (SPEC 8): the local stack's audit events about a record or by a user,
  * oldest first. `--since` / `--until` (a UTC day or an ISO time) read only the day files of the
- * days between (local/audit-log.ts); without them every day is read, so that an answer is
+ * days between (local/tools/audit-log.ts); without them every day is read, so that an answer is
  * complete. The one-file trail of earlier versions (`.local/audit.jsonl`), if there is one, is
  * read too (whole: it has no days).
  *
  * Events keep the user's `sub`; this command says who that is (the user's e-mail address, from
- * the running stack's user pool: local/user-names.ts), and falls back to the sub when the pool
+ * the running stack's user pool: local/tools/user-names.ts), and falls back to the sub when the pool
  * cannot say (the stack is not running, or the user was deleted). A table on a terminal (or with
  * --table); JSON lines, each event as written plus `user`, with --json or into a pipe or file.
  *
@@ -28,10 +28,10 @@ import {
   type AnyAuditEvent,
   type AuditQuery,
   type AuditRange,
-} from '../local/audit-log';
+} from '../local/tools/audit-log';
 import { isImportAuditEvent } from '../import/audit';
-import { localAuditDir, localLegacyAuditFile } from '../local/state';
-import { subNamer, type NameOfSub } from '../local/user-names';
+import { localAuditDir, localLegacyAuditFile } from '../local/stack/state';
+import { subNamer, type NameOfSub } from '../local/tools/user-names';
 
 const USAGE =
   'usage: npm run audit -- customer <id> | transaction <id> | user <e-mail or username> ' +

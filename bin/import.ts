@@ -2,7 +2,7 @@
  * `npm run import -- <file> [--stage <name> | --stack <name>]` (SPEC 5, 9): the file into an
  * import drop, the import followed with a progress line, its report printed; exit 0 only when
  * imported whole. Without a flag, the local stack's drop, the workflow run in this process
- * (local/import-runner.ts); with one, a deployed stack's drop, found from its outputs
+ * (local/step-functions/import-runner.ts); with one, a deployed stack's drop, found from its outputs
  * (import/stage-drop.ts): --stack names the CloudFormation stack (the default stack is
  * `CurrencyExchangeReadApi`), --stage <name> is short for --stack CurrencyExchangeReadApi-<name>.
  * Records never reach a deployed table from this machine: TABLE_NAME is refused (README).
@@ -17,9 +17,9 @@ import type { Unreported } from '../import/stage-execution';
 import { progressLine } from '../import/progress-line';
 import { ConfigError } from '../functions/shared/config';
 import { positiveFromEnv } from '../functions/shared/import-deps';
-import { makeStage } from '../lib/stage';
-import { dropFile, localDropOptionsFromEnv } from '../local/import-runner';
-import { localObjectFile } from '../local/s3-client';
+import { makeStage } from '../stage/stage';
+import { dropFile, localDropOptionsFromEnv } from '../local/step-functions/import-runner';
+import { localObjectFile } from '../local/s3/s3-client';
 import {
   incompleteState,
   localAuditDir,
@@ -27,7 +27,7 @@ import {
   readLocalState,
   runningDataDir,
   type LocalState,
-} from '../local/state';
+} from '../local/stack/state';
 
 const USAGE = 'Usage: npm run import -- <file.jsonl> [--stage <name> | --stack <name>]';
 

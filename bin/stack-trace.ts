@@ -17,7 +17,7 @@ import { build } from 'esbuild';
 import { BUNDLING } from '../lib/api-function';
 import { PROJECT_ROOT as ROOT } from '../core/project-root';
 import { esbuildOptions } from '../lib/esbuild-options';
-import { routes } from '../lib/routes';
+import { routes } from '../stage/routes';
 
 /** The bundle and its map for a route, built as `cdk synth` builds the bundle. */
 export async function rebuild(routeId: string): Promise<{ code: string; map: SourceMap }> {

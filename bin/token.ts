@@ -11,8 +11,13 @@
 import { awsSetupProblem } from './aws-setup';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { isUserDisabledRefusal } from '../access/cognito-actions';
-import { DEMO_PASSWORD, DEMO_USERS, cognitoClient } from '../local/cognito';
-import { incompleteState, readLocalState, runningDataDir, type LocalState } from '../local/state';
+import { DEMO_PASSWORD, DEMO_USERS, cognitoClient } from '../local/cognito/user-pool';
+import {
+  incompleteState,
+  readLocalState,
+  runningDataDir,
+  type LocalState,
+} from '../local/stack/state';
 import { signInWithTotp, UnansweredChallenge, type SignInRequest } from '../sign-in/flow';
 import { ask, canAsk } from '../sign-in/prompt';
 import { totpCode } from '../sign-in/totp';
@@ -172,7 +177,7 @@ async function stageToken(args: Args): Promise<void> {
   ]);
   let stackName = args.stack;
   if (args.stage !== undefined) {
-    const { makeStage } = await import('../lib/stage');
+    const { makeStage } = await import('../stage/stage');
     try {
       stackName = makeStage({ name: args.stage }).stackName;
     } catch (error) {

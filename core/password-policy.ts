@@ -1,6 +1,6 @@
 /**
  * The staff password rules, in one place: the stage's user pool (lib/identity.ts) and the local
- * one (local/cognito.ts) hold new passwords to them, so a password the local stack's first
+ * one (local/cognito/user-pool.ts) hold new passwords to them, so a password the local stack's first
  * sign-in takes is one a stage takes too. Plain values: the local stack reads them without
  * aws-cdk-lib.
  */

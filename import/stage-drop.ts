@@ -50,7 +50,7 @@ export const POLL_MS = 2000;
 export const EXECUTION_START_WAIT_MS = 5 * 60 * 1000;
 /**
  * When the command stops waiting whatever the execution says: past the workflow's own limit
- * (lib/import-workflow.ts), after which Step Functions has timed it out; 15 minutes for the
+ * (stage/import-workflow.ts), after which Step Functions has timed it out; 15 minutes for the
  * clocks and a Report step still finishing.
  */
 export const FOLLOW_CEILING_MS = (IMPORT_TIMEOUT_SECONDS + 15 * 60) * 1000;

@@ -93,7 +93,7 @@ export interface ImportReport {
 
 /**
  * Each step's time limit, in seconds: its function's timeout (lib/import-drop.ts) and its Task's
- * `TimeoutSeconds` (lib/import-workflow.ts), one figure for both, so that the workflow never
+ * `TimeoutSeconds` (stage/import-workflow.ts), one figure for both, so that the workflow never
  * waits on a step longer than Lambda lets it run, and the local runner cuts it at the same
  * time. AWS Lambda's own limit is 900 s.
  */
@@ -127,7 +127,7 @@ export const CANCEL_GRACE_MS = 60_000;
 
 /**
  * A step that stopped on purpose: its time limit near, or its import already failed elsewhere.
- * Never retried (lib/import-workflow.ts): the same part would stop again.
+ * Never retried (stage/import-workflow.ts): the same part would stop again.
  */
 export class ImportStopped extends Error {
   override readonly name = 'ImportStopped';

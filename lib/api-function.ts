@@ -46,7 +46,7 @@ export interface ApiFunctionProps {
    * which must answer "who read this record?" years later.
    */
   readonly logRetention?: RetentionDays;
-  /** @default a kept stage's (lib/retention.ts); DESTROY in a disposable stage (lib/stage.ts) */
+  /** @default a kept stage's (lib/retention.ts); DESTROY in a disposable stage (stage/stage.ts) */
   readonly logRemovalPolicy?: RemovalPolicy;
   /** @default MEMORY_MB: the API's; the import's steps (lib/import-drop.ts) set their own */
   readonly memorySize?: number;

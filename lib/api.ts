@@ -19,8 +19,8 @@ import { ENTITIES, filePrefixesOf } from '../core/entities';
 import { readBudgetsToEnv } from '../core/read-budgets';
 import { ApiFunction } from './api-function';
 import { AUDIT_RETENTION, removalPolicyFor } from './retention';
-import type { Route } from './routes';
-import type { Settings } from './settings';
+import type { Route } from '../stage/routes';
+import type { Settings } from '../stage/settings';
 
 /**
  * Stage-wide request limits. The API serves a back office; these bound the cost and the load a
@@ -63,7 +63,7 @@ export interface ApiProps {
   readonly settings: Settings;
   readonly throttle?: Required<ThrottleSettings>;
   readonly logRetention?: RetentionDays;
-  /** @default a kept stage's (lib/retention.ts); DESTROY in a disposable stage (lib/stage.ts) */
+  /** @default a kept stage's (lib/retention.ts); DESTROY in a disposable stage (stage/stage.ts) */
   readonly logRemovalPolicy?: RemovalPolicy;
 }
 

@@ -8,12 +8,12 @@ import {
   checkTimeZoneChange,
   readDeployedSettings,
   type SettingsContext,
-} from './deployed-settings';
-import { settingsFromContext } from './settings';
-import { BASE_STACK_NAME, flag, stageFromContext } from './stage';
+} from '../stage/deployed-settings';
+import { settingsFromContext } from '../stage/settings';
+import { BASE_STACK_NAME, flag, stageFromContext } from '../stage/stage';
 import { ReadApiStack } from './stack';
 
-/** The default stage's stack name in CloudFormation (see lib/stage.ts for named stages). */
+/** The default stage's stack name in CloudFormation (see stage/stage.ts for named stages). */
 export const STACK_NAME = BASE_STACK_NAME;
 
 /**
@@ -22,7 +22,7 @@ export const STACK_NAME = BASE_STACK_NAME;
  *
  * The stack is environment-agnostic (no account or region): synth needs no AWS credentials, and
  * `cdk deploy` takes the account and region from the caller's AWS environment. `deployed`: the
- * settings the stage was deployed with (bin/app.ts reads them: lib/deployed-settings.ts).
+ * settings the stage was deployed with (bin/app.ts reads them: stage/deployed-settings.ts).
  */
 export function createApp(
   props: AppProps = {},

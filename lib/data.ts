@@ -30,11 +30,11 @@ export const EXPIRED_DELETE_MARKERS_RULE = 'expire-earlier-versions';
 
 export interface DataProps {
   /**
-   * A test stage's data (lib/stage.ts): destroyed with the stack, buckets emptied first.
+   * A test stage's data (stage/stage.ts): destroyed with the stack, buckets emptied first.
    * @default false: the table and buckets outlive the stack
    */
   readonly disposable?: boolean;
-  /** The table's warm write throughput (lib/settings.ts `tableWarmWritesPerSecond`). */
+  /** The table's warm write throughput (stage/settings.ts `tableWarmWritesPerSecond`). */
   readonly warmWritesPerSecond?: number;
 }
 

@@ -12,7 +12,7 @@ import {
 import { Construct } from 'constructs';
 import { CUSTOMER_READERS_GROUP } from '../core/groups';
 import { PASSWORD_POLICY } from '../core/password-policy';
-import { defaultThreatProtection, type ThreatProtection } from './settings';
+import { defaultThreatProtection, type ThreatProtection } from '../stage/settings';
 import { protectedRemovalPolicyFor } from './retention';
 
 /**
@@ -33,7 +33,7 @@ export const REFRESH_TOKEN_VALIDITY = Duration.hours(12);
  */
 export const AUTH_FLOWS = { userPassword: true } as const;
 
-/** Cognito's mode for each `threatProtection` setting (lib/settings.ts). */
+/** Cognito's mode for each `threatProtection` setting (stage/settings.ts). */
 export const THREAT_PROTECTION_MODE: Record<ThreatProtection, StandardThreatProtectionMode> = {
   enforced: StandardThreatProtectionMode.FULL_FUNCTION,
   audit: StandardThreatProtectionMode.AUDIT_ONLY,
@@ -84,9 +84,9 @@ export function threatProtectionReason(mode: ThreatProtection): string {
 }
 
 export interface IdentityProps {
-  /** A test stage's pool (lib/stage.ts): deleted with the stack. @default false */
+  /** A test stage's pool (stage/stage.ts): deleted with the stack. @default false */
   readonly disposable?: boolean;
-  /** @default the stage's (defaultThreatProtection in lib/settings.ts) */
+  /** @default the stage's (defaultThreatProtection in stage/settings.ts) */
   readonly threatProtection?: ThreatProtection;
 }
 
@@ -112,7 +112,7 @@ export class Identity extends Construct {
       signInCaseSensitive: false,
       autoVerify: { email: true },
       standardAttributes: { email: { required: true, mutable: true } },
-      // The local pool holds new passwords to the same rules (local/cognito.ts).
+      // The local pool holds new passwords to the same rules (local/cognito/user-pool.ts).
       passwordPolicy: { ...PASSWORD_POLICY, tempPasswordValidity: Duration.days(3) },
       // Nobody in with a password alone (SPEC 8): every sign-in answers a TOTP challenge, and a
       // user's first sign-in enrols their authenticator app (MFA_SETUP). TOTP apps only: SMS

@@ -28,7 +28,7 @@ import { PREFIX, STEP_TIMEOUT_SECONDS } from '../import/steps';
 import { ApiFunction } from './api-function';
 import { EXPIRED_DELETE_MARKERS_RULE, PRIVATE_BUCKET } from './data';
 import { FILE_PREFIXES } from '../core/file-keys';
-import { importWorkflowDefinition, type ImportWorkflowResources } from './import-workflow';
+import { importWorkflowDefinition, type ImportWorkflowResources } from '../stage/import-workflow';
 import { THRESHOLDS } from './monitoring';
 import { IMPORT_RETENTION, INCOMPLETE_UPLOAD_DAYS } from '../core/retention';
 import { AUDIT_RETENTION } from './retention';
@@ -65,7 +65,7 @@ export interface ImportDropProps {
 /**
  * The import drop of a stage (SPEC 9): a private bucket where a file put under `incoming/` starts
  * one import of that object version (EventBridge → Step Functions), the workflow of
- * lib/import-workflow.ts and its five functions, which are the only code in the stage that may
+ * stage/import-workflow.ts and its five functions, which are the only code in the stage that may
  * write records.
  */
 export class ImportDrop extends Construct {
@@ -173,7 +173,7 @@ export class ImportDrop extends Construct {
       alarmTopicArn: props.alarmTopic.topicArn,
       concurrency: props.concurrency,
     };
-    // Named after the stack (as the alarms are, lib/stage.ts): the Distributed Maps start child
+    // Named after the stack (as the alarms are, stage/stage.ts): the Distributed Maps start child
     // executions of this state machine, and its role can name it only by a name known up front.
     const stateMachineName = `${stack.stackName}-Import`;
     const arn = (resource: string, resourceName: string) =>

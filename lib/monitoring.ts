@@ -18,7 +18,7 @@ import {
 import { Construct } from 'constructs';
 import { removalPolicyFor } from './retention';
 import { ApiFunction } from './api-function';
-import type { Route } from './routes';
+import type { Route } from '../stage/routes';
 
 /**
  * The DynamoDB operations this stack performs on its table: the functions get records

@@ -11,23 +11,23 @@ import { ImportDrop } from './import-drop';
 import { Monitoring } from './monitoring';
 import { StaffApp } from './staff-app';
 import { PROJECT_ROOT } from '../core/project-root';
-import { routes as defaultRoutes, type Route } from './routes';
+import { routes as defaultRoutes, type Route } from '../stage/routes';
 import {
   DEFAULT_SETTINGS,
   defaultThreatProtection,
   settingsToContext,
   validateSettings,
   type Settings,
-} from './settings';
+} from '../stage/settings';
 import { removalPolicyFor } from './retention';
-import { DEFAULT_STAGE, type Stage } from './stage';
-import { DEPLOYED_SETTINGS_OUTPUT } from './deployed-settings';
+import { DEFAULT_STAGE, type Stage } from '../stage/stage';
+import { DEPLOYED_SETTINGS_OUTPUT } from '../stage/deployed-settings';
 
 export interface ReadApiStackProps extends StackProps {
   readonly settings?: Settings;
   /** @default the default stage: today's stack, data retained */
   readonly stage?: Stage;
-  /** @default the shared table in lib/routes.ts, the one the local gateway serves */
+  /** @default the shared table in stage/routes.ts, the one the local gateway serves */
   readonly routes?: readonly Route[];
   readonly throttle?: Required<ThrottleSettings>;
   readonly logRetention?: RetentionDays;

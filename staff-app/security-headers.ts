@@ -1,6 +1,6 @@
 /**
  * The staff page's security headers, one list for both places that serve it: the local gateway
- * (local/gateway-pages.ts) and CloudFront's response headers policy (lib/staff-app.ts).
+ * (local/gateway/pages.ts) and CloudFront's response headers policy (lib/staff-app.ts).
  * The page runs only its own script, keeps tokens in memory, and talks to three origins: the
  * API, Cognito, and the files bucket (the presigned signature and ID photo images).
  */

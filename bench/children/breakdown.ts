@@ -4,7 +4,7 @@
  * access-state UpdateItem with an empty item), and each of its steps
  * on its own, in µs per call on the source modules (run with tsx). Prints one `BENCH {json}` line.
  */
-import { buildLambdaContext } from '../../local/api-event';
+import { buildLambdaContext } from '../../local/gateway/api-event';
 import { BENCH_IAT, BENCH_SUB, benchEvent } from '../cases';
 
 Object.assign(process.env, {

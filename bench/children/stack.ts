@@ -1,5 +1,5 @@
 /**
- * The local stack (local/stack.ts) in its own process for the throughput runs, so that the load
+ * The local stack (local/stack/stack.ts) in its own process for the throughput runs, so that the load
  * generator does not share an event loop with the gateway. The routes are served by the
  * production bundles, plus `GET /reference/{pk}` served by the warm reference bundle
  * (bench/reference-read.ts: the raw Query and the raw access-state UpdateItem, sent together)
@@ -9,9 +9,9 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { LambdaHandler } from '../../local/gateway';
-import { startLocalStack } from '../../local/stack';
-import { routes, type Route } from '../../lib/routes';
+import type { LambdaHandler } from '../../local/gateway/gateway';
+import { startLocalStack } from '../../local/stack/stack';
+import { routes, type Route } from '../../stage/routes';
 import { REFERENCE_READ } from '../bundle-names';
 import { STACK_READ_BUDGETS } from '../config';
 

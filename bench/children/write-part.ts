@@ -18,7 +18,7 @@ import {
   type PartInput,
   type StepDeps,
 } from '../../import/steps';
-import { localStepDeps, type LocalDropTarget } from '../../local/import-runner';
+import { localStepDeps, type LocalDropTarget } from '../../local/step-functions/import-runner';
 
 export type WorkerStep = 'plan' | 'check' | 'verify' | 'write';
 

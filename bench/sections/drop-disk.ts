@@ -1,6 +1,6 @@
 /**
  * 10. The local drop on disk: `npm run import` (bin/import.ts, its defaults: LOCAL_CONCURRENCY
- * parts at once, 8 MiB parts) against the direct import (local/direct-import.ts), both as section
+ * parts at once, 8 MiB parts) against the direct import (local/tools/direct-import.ts), both as section
  * 9 runs them, into a DynamoDB Local that keeps its tables in a file (`-dbPath`, as `npm start`
  * runs it) rather than in memory: there every write goes to SQLite on disk, and an import is
  * many times slower than section 9's. Each import goes into a fresh, empty table; the pairs
@@ -9,10 +9,10 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { ensureTable, startDynamoDbLocal } from '../../local/dynamodb';
+import { ensureTable, startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
 import { freePort } from '../../local/net';
-import { startS3 } from '../../local/s3';
-import type { LocalState } from '../../local/state';
+import { startS3 } from '../../local/s3/s3-server';
+import type { LocalState } from '../../local/stack/state';
 import { log, WORK, type BenchConfig } from '../config';
 import { writeImportFile } from '../generate';
 import type { Processes } from '../processes';

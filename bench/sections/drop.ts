@@ -8,10 +8,10 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureTable, type DynamoDbLocal } from '../../local/dynamodb';
+import { ensureTable, type DynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
 import { freePort } from '../../local/net';
-import { startS3 } from '../../local/s3';
-import type { LocalState } from '../../local/state';
+import { startS3 } from '../../local/s3/s3-server';
+import type { LocalState } from '../../local/stack/state';
 import { log, WORK, type BenchConfig } from '../config';
 import { writeImportFile } from '../generate';
 import type { Processes } from '../processes';

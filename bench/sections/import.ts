@@ -1,7 +1,7 @@
 /** 6. Import: generated files of each size through the direct import into a fresh table. */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureTable, type DynamoDbLocal } from '../../local/dynamodb';
+import { ensureTable, type DynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
 import { log, WORK, type BenchConfig } from '../config';
 import { writeImportFile } from '../generate';
 import type { Processes } from '../processes';

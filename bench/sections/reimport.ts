@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { TRANSACTION } from '../../core/entities';
 import { createTableClient } from '../../functions/sdk/table-client';
 import { createStore } from '../../functions/shared/store';
-import { ensureTable, type DynamoDbLocal } from '../../local/dynamodb';
+import { ensureTable, type DynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
 import { log, WORK, type BenchConfig } from '../config';
 import { line, transactionRecord } from '../generate';
 import type { Processes } from '../processes';

@@ -9,7 +9,7 @@ import { accessStateKey, countReadRequest } from '../../core/access-state';
 import { READ_BUDGET_LIMITS } from '../../core/read-budgets';
 import { createDocumentClient } from '../../functions/shared/document-client';
 import { importFile } from '../../import/importer';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
 import { freePort } from '../../local/net';
 import { CASES, writeSeedFile } from '../cases';
 import { log, TABLE, WORK, type BenchConfig } from '../config';

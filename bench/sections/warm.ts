@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { PROJECT_ROOT } from '../../core/project-root';
-import { routes } from '../../lib/routes';
+import { routes } from '../../stage/routes';
 import { REFERENCE_READ } from '../bundle-names';
 import { CASES } from '../cases';
 import { log } from '../config';

@@ -1,5 +1,5 @@
 /**
- * aws-local-stepfunctions for the local drop (local/import-runner.ts) without the three modules
+ * aws-local-stepfunctions for the local drop (local/step-functions/import-runner.ts) without the three modules
  * it imports up front and the local drop never calls: the Lambda client and the Cognito
  * credential provider (every Task runs a local handler: the runner refuses a Task without one)
  * and asl-validator (the runner skips validation: `noValidate`; the stage's definition is checked

@@ -19,7 +19,7 @@ function required(env: Env, name: string): string {
 
 /**
  * A whole number from 1 to `max` from the environment, or undefined when unset or empty: the
- * import's settings, in its functions and in the local drop (local/import-runner.ts).
+ * import's settings, in its functions and in the local drop (local/step-functions/import-runner.ts).
  */
 export function positiveFromEnv(
   env: Env,

@@ -18,10 +18,10 @@ import { CreateUserPoolClientCommand } from '@aws-sdk/client-cognito-identity-pr
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import createClient, { type Client } from 'openapi-fetch';
-import { cognitoClient, DEMO_PASSWORD, signIn } from '../../local/cognito';
-import { importHandler, OPENAPI_PATH } from '../../local/gateway';
+import { cognitoClient, DEMO_PASSWORD, signIn } from '../../local/cognito/user-pool';
+import { importHandler, OPENAPI_PATH } from '../../local/gateway/gateway';
 import { freePort, LOCALHOST } from '../../local/net';
-import { startLocalStack, type LocalStack } from '../../local/stack';
+import { startLocalStack, type LocalStack } from '../../local/stack/stack';
 import { createDocumentClient } from '../../functions/shared/document-client';
 import { customer, line, sparseCustomer, transaction } from '../fixtures';
 import { createContract, loadOpenApi, observe } from '../support/contract';

@@ -10,9 +10,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { DOCS_PATH } from '../../local/docs';
+import { DOCS_PATH } from '../../local/gateway/docs-page';
 import { PROJECT_ROOT } from '../../core/project-root';
-import { startLocalStack, type LocalStack } from '../../local/stack';
+import { startLocalStack, type LocalStack } from '../../local/stack/stack';
 import { CHROMIUM_ARGS, describeWithChromium } from '../support/chromium';
 
 const SCREENSHOT = join(PROJECT_ROOT, 'test', '.artifacts', 'docs.png');

@@ -15,10 +15,10 @@ import {
   AdminGetUserCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { CUSTOMER_READERS_GROUP } from '../../core/groups';
-import { DEMO_PASSWORD, cognitoClient, createUser } from '../../local/cognito';
+import { DEMO_PASSWORD, cognitoClient, createUser } from '../../local/cognito/user-pool';
 import { PROJECT_ROOT } from '../../core/project-root';
-import { importHandler, startGateway, type Gateway } from '../../local/gateway';
-import { startLocalStack, type LocalStack } from '../../local/stack';
+import { importHandler, startGateway, type Gateway } from '../../local/gateway/gateway';
+import { startLocalStack, type LocalStack } from '../../local/stack/stack';
 import { BrokenPromise, runSmoke } from '../../smoke/checks';
 
 const run = promisify(execFile);

@@ -18,8 +18,8 @@ import {
 import { decodeQR } from '@paulmillr/qr/decode.js';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../../core/project-root';
-import { cognitoClient, DEMO_PASSWORD } from '../../local/cognito';
-import { startLocalStack, type LocalStack } from '../../local/stack';
+import { cognitoClient, DEMO_PASSWORD } from '../../local/cognito/user-pool';
+import { startLocalStack, type LocalStack } from '../../local/stack/stack';
 import { totpCode } from '../../sign-in/totp';
 import { STAFF_APP_PATH } from '../../staff-app/files';
 import { securityHeaders } from '../../staff-app/security-headers';

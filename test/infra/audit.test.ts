@@ -5,7 +5,7 @@
  * access-state items only.
  */
 import { AUDIT_QUERIES, AUDIT_QUERY_PLACEHOLDERS, TOP_READERS } from '../../lib/audit';
-import { routes } from '../../lib/routes';
+import { routes } from '../../stage/routes';
 import { ENTITIES } from '../../core/entities';
 import {
   bothStages,

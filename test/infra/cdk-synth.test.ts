@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STACK_NAME } from '../../lib/app';
-import { routes } from '../../lib/routes';
+import { routes } from '../../stage/routes';
 import { PROJECT_ROOT } from '../../core/project-root';
 import { DISPOSABLE_DEV_CONTEXT } from './synth';
 

@@ -5,8 +5,8 @@
  * next review's findings become rules beside these.
  */
 import { ENTITIES, filePrefixesOf } from '../../core/entities';
-import { routes } from '../../lib/routes';
-import { makeStage } from '../../lib/stage';
+import { routes } from '../../stage/routes';
+import { makeStage } from '../../stage/stage';
 import {
   definitionOf,
   DISPOSABLE_DEV_CONTEXT,

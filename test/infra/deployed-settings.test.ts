@@ -1,5 +1,5 @@
 /**
- * A deployed stage's settings cannot change by omission (lib/deployed-settings.ts): `cdk deploy`
+ * A deployed stage's settings cannot change by omission (stage/deployed-settings.ts): `cdk deploy`
  * (appFromCommandLine, as bin/app.ts runs it) reads the settings the stack keeps in its
  * DeployedSettings output, and a change of the display time zone needs an explicit flag.
  * CloudFormation's answer is stubbed: there is no local CloudFormation.
@@ -19,8 +19,8 @@ import {
   DEPLOYED_SETTINGS_OUTPUT,
   checkTimeZoneChange,
   readDeployedSettings,
-} from '../../lib/deployed-settings';
-import { SettingsError } from '../../lib/settings';
+} from '../../stage/deployed-settings';
+import { SettingsError } from '../../stage/settings';
 import { CDK_JSON_CONTEXT, resourcesOf, type CfnTemplate } from './synth';
 
 /** A caller with credentials and a region, as `cdk deploy` runs the app. */

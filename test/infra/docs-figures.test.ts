@@ -27,13 +27,13 @@ import {
   IMPORT_RETENTION,
   INCOMPLETE_UPLOAD_DAYS,
 } from '../../core/retention';
-import { MAX_REFRESH_TOKENS_PER_USER } from '../../local/cognito-refresh-tokens';
-import { LOCAL_AUDIT_RETENTION_DAYS } from '../../local/audit-log';
+import { MAX_REFRESH_TOKENS_PER_USER } from '../../local/cognito/refresh-tokens';
+import { LOCAL_AUDIT_RETENTION_DAYS } from '../../local/tools/audit-log';
 import { TABLE_OPERATIONS, THRESHOLDS } from '../../lib/monitoring';
 import { PROJECT_ROOT } from '../../core/project-root';
-import { IMPORT_CONCURRENCY, TABLE_WARM_WRITES } from '../../lib/settings';
+import { IMPORT_CONCURRENCY, TABLE_WARM_WRITES } from '../../stage/settings';
 import { STEP_TIMEOUT_SECONDS, WRITE_SAVE_MS, WRITE_STOP_MARGIN_MS } from '../../import/steps';
-import { DEMO_OBJECT_KEYS } from '../../local/s3';
+import { DEMO_OBJECT_KEYS } from '../../local/s3/s3-server';
 import { resourcesOf, synthesize, type Synthesized } from './synth';
 
 const read = (path: string) => readFileSync(join(PROJECT_ROOT, path), 'utf8');
@@ -141,7 +141,7 @@ const STATEMENTS: [string, string][] = [
   ['docs/api.md', `or over 2^${idBits}−1)`],
   ['docs/security.md', `at most 2^${idBits}-1)`],
   ['docs/import.md', `JSON integers of at most 2^${idBits}−1`],
-  // The import (lib/settings.ts, lib/import-drop.ts, import/, core/records.ts).
+  // The import (stage/settings.ts, lib/import-drop.ts, import/, core/records.ts).
   [
     'docs/operations.md',
     `| \`importConcurrency\` | \`${IMPORT_CONCURRENCY.default}\` | parts of an import file checked or written at once, 1..${IMPORT_CONCURRENCY.max} `,

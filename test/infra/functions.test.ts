@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { ApiFunction, BUNDLING } from '../../lib/api-function';
 import { esbuildOptions } from '../../lib/esbuild-options';
-import { routes } from '../../lib/routes';
+import { routes } from '../../stage/routes';
 import { PROJECT_ROOT } from '../../core/project-root';
 import {
   resourcesOf,

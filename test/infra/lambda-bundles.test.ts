@@ -25,7 +25,7 @@ import { mapStackTrace, rebuild } from '../../bin/stack-trace';
 import { createPresigner } from '../../functions/shared/presigner';
 import { BUNDLING } from '../../lib/api-function';
 import { esbuildOptions } from '../../lib/esbuild-options';
-import { routes } from '../../lib/routes';
+import { routes } from '../../stage/routes';
 import { PROJECT_ROOT } from '../../core/project-root';
 import { customer, line, transaction } from '../fixtures';
 import { startTestTable } from '../support/dynamodb';

@@ -7,10 +7,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApp } from '../../lib/app';
 import { TABLE_OPERATIONS, THRESHOLDS, TRACES } from '../../lib/monitoring';
-import { routes } from '../../lib/routes';
-import { SettingsError } from '../../lib/settings';
+import { routes } from '../../stage/routes';
+import { SettingsError } from '../../stage/settings';
 import { PROJECT_ROOT } from '../../core/project-root';
-import { makeStage } from '../../lib/stage';
+import { makeStage } from '../../stage/stage';
 import {
   bothStages,
   CDK_JSON_CONTEXT,

@@ -1,8 +1,8 @@
 /** Deploy-time settings from CDK context: they reach the functions and CORS, and bad ones stop synth. */
 import { App } from 'aws-cdk-lib';
 import { createApp } from '../../lib/app';
-import { DEFAULT_SETTINGS, settingsFromContext, settingsToContext } from '../../lib/settings';
-import { stageFromContext } from '../../lib/stage';
+import { DEFAULT_SETTINGS, settingsFromContext, settingsToContext } from '../../stage/settings';
+import { stageFromContext } from '../../stage/stage';
 import {
   CDK_JSON_CONTEXT,
   onlyResource,
@@ -29,7 +29,7 @@ afterAll(() => s?.cleanup());
 
 test('the documented defaults are in code, none in cdk.json: TTL 300 s, UTC, no CORS, SPEC 8 read budgets', () => {
   // A setting in cdk.json would count as given on every deploy and undo a stage's own
-  // (lib/deployed-settings.ts).
+  // (stage/deployed-settings.ts).
   const settingKeys = Object.keys(
     settingsToContext(DEFAULT_SETTINGS, {
       disposable: false,

@@ -20,7 +20,7 @@ export const CDK_JSON_CONTEXT = (
   }
 ).context;
 
-/** The named disposable stage the tests synthesize beside the default one (lib/stage.ts). */
+/** The named disposable stage the tests synthesize beside the default one (stage/stage.ts). */
 export const DISPOSABLE_DEV_CONTEXT = {
   stage: 'dev',
   disposable: 'true',

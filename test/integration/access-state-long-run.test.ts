@@ -18,7 +18,7 @@ import type { ApiHandler } from '../../functions/shared/http';
 import { line, transaction, customer } from '../fixtures';
 import { startTestTable } from '../support/dynamodb';
 import { apiEvent, testClaims } from '../support/events';
-import { buildLambdaContext } from '../../local/api-event';
+import { buildLambdaContext } from '../../local/gateway/api-event';
 import { testHandlers } from '../support/handlers';
 import { sporadicYear } from '../support/sporadic-reads';
 

@@ -20,7 +20,7 @@ import { importFile, InvalidFileError } from '../../import/importer';
 import { MAX_LINE_BYTES } from '../../import/lines';
 import { PROJECT_ROOT } from '../../core/project-root';
 import { freePort } from '../../local/net';
-import { startS3 } from '../../local/s3';
+import { startS3 } from '../../local/s3/s3-server';
 import { customer, line, sparseCustomer, transaction } from '../fixtures';
 import { createContract } from '../support/contract';
 import { startTestTable } from '../support/dynamodb';

@@ -50,7 +50,7 @@ function file(v: Version): string {
 
 /** The direct import against the test table; killed `killAfterMs` after writing starts. */
 function runImport(path: string, killAfterMs?: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'local/direct-import.ts', path], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'local/tools/direct-import.ts', path], {
     cwd: PROJECT_ROOT,
     env: {
       PATH: process.env.PATH,

@@ -10,7 +10,7 @@ import type { MiddlewareStack } from '@smithy/types';
 import { incomingKey, putIntoDrop } from '../../import/drop';
 import { WRITE_STOP_MARGIN_MS, type ExecutionInput } from '../../import/steps';
 import { writeSlots } from '../../import/importer';
-import { localStepDeps, runWorkflow } from '../../local/import-runner';
+import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner';
 import { line, transaction } from '../fixtures';
 import { startTestDrop } from '../support/drop';
 import { startReaders } from '../support/readers';

@@ -6,7 +6,7 @@
  */
 import type { MiddlewareStack } from '@smithy/types';
 import { incomingKey, putIntoDrop } from '../../import/drop';
-import { localStepDeps, runWorkflow } from '../../local/import-runner';
+import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner';
 import { startTestDrop } from '../support/drop';
 import { startReaders, type Entity } from '../support/readers';
 import {

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
-import { OPENAPI_FILE } from '../../local/gateway';
+import { OPENAPI_FILE } from '../../local/gateway/gateway';
 import { LOCALHOST } from '../../local/net';
 import { createContract, loadOpenApi } from '../support/contract';
 import { responseViolations, startPrism, type Prism } from '../support/prism';

@@ -20,8 +20,13 @@ import {
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PROJECT_ROOT } from '../../core/project-root';
 import { CUSTOMER_READERS_GROUP } from '../../core/groups';
-import { cognitoClient, createUser, DEMO_PASSWORD, signInTokens } from '../../local/cognito';
-import { startLocalStack, type LocalStack } from '../../local/stack';
+import {
+  cognitoClient,
+  createUser,
+  DEMO_PASSWORD,
+  signInTokens,
+} from '../../local/cognito/user-pool';
+import { startLocalStack, type LocalStack } from '../../local/stack/stack';
 import { startCognitoFaultProxy } from '../support/cognito-fault-proxy';
 
 const run = promisify(execFile);

@@ -16,8 +16,13 @@ import {
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { PROJECT_ROOT } from '../../core/project-root';
-import { cognitoClient, createUser, startCognito, type LocalCognito } from '../../local/cognito';
-import { AUDIT_DIR, LEGACY_AUDIT_FILE, STATE_FILE } from '../../local/state';
+import {
+  cognitoClient,
+  createUser,
+  startCognito,
+  type LocalCognito,
+} from '../../local/cognito/user-pool';
+import { AUDIT_DIR, LEGACY_AUDIT_FILE, STATE_FILE } from '../../local/stack/state';
 
 const run = promisify(execFile);
 const EMAIL = 'audit-reader@example.com';

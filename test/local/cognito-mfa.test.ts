@@ -1,6 +1,6 @@
 /**
  * Issue 31: the local Cognito requires MFA (TOTP only) and answers as Cognito does
- * (local/cognito-mfa.ts over cognito-local): a password alone yields a challenge, never tokens;
+ * (local/cognito/mfa.ts over cognito-local): a password alone yields a challenge, never tokens;
  * a new user's first sign-in is a new password, then the enrolment of a TOTP app; codes are
  * checked; tokens from an MFA sign-in refresh and are revoked; sessions expire and are spent;
  * a restart keeps each demo user's TOTP secret and turns MFA on in a pool made before.
@@ -31,8 +31,8 @@ import {
   cognitoClient,
   startCognito,
   type LocalCognito,
-} from '../../local/cognito';
-import { AUTH_SESSION_MS } from '../../local/cognito-mfa';
+} from '../../local/cognito/user-pool';
+import { AUTH_SESSION_MS } from '../../local/cognito/mfa';
 import { totpCode } from '../../sign-in/totp';
 
 const TELLER = 'teller@example.com';

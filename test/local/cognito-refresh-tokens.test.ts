@@ -1,7 +1,7 @@
 /**
  * Issue 30: the local Cognito keeps a bounded number of refresh tokens per user
- * (local/cognito-refresh-tokens.ts), against the cognito-local the local stack runs
- * (local/cognito.ts): after many sign-ins the pool's file holds the newest ones only, and the
+ * (local/cognito/refresh-tokens.ts), against the cognito-local the local stack runs
+ * (local/cognito/user-pool.ts): after many sign-ins the pool's file holds the newest ones only, and the
  * newest still refreshes; a file written before the bound is pruned at start.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,8 +18,8 @@ import {
   signInTokens,
   startCognito,
   type LocalCognito,
-} from '../../local/cognito';
-import { MAX_REFRESH_TOKENS_PER_USER } from '../../local/cognito-refresh-tokens';
+} from '../../local/cognito/user-pool';
+import { MAX_REFRESH_TOKENS_PER_USER } from '../../local/cognito/refresh-tokens';
 
 const EMAIL = 'refresh-bound@example.com';
 const SIGN_INS = 60;

@@ -14,7 +14,12 @@ import {
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { CUSTOMER_READERS_GROUP } from '../../core/groups';
-import { cognitoClient, createUser, startCognito, type LocalCognito } from '../../local/cognito';
+import {
+  cognitoClient,
+  createUser,
+  startCognito,
+  type LocalCognito,
+} from '../../local/cognito/user-pool';
 
 let dataDir: string;
 let cognito: LocalCognito | undefined;

@@ -12,10 +12,15 @@ import {
   CreateUserPoolCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
-import { cognitoClient, signIn, startCognito, type LocalCognito } from '../../local/cognito';
-import { claimToString } from '../../local/api-event';
-import { startGateway, type Gateway, type LambdaHandler } from '../../local/gateway';
-import { routes as deployedRoutes, type Route } from '../../lib/routes';
+import {
+  cognitoClient,
+  signIn,
+  startCognito,
+  type LocalCognito,
+} from '../../local/cognito/user-pool';
+import { claimToString } from '../../local/gateway/api-event';
+import { startGateway, type Gateway, type LambdaHandler } from '../../local/gateway/gateway';
+import { routes as deployedRoutes, type Route } from '../../stage/routes';
 import { loadOpenApi } from '../support/contract';
 import {
   accessClaims as validClaims,
@@ -120,7 +125,7 @@ beforeAll(async () => {
       client: admin,
       clientId: otherClient.UserPoolClient!.ClientId!,
       username: 'compliance@example.com',
-      password: (await import('../../local/cognito')).DEMO_PASSWORD,
+      password: (await import('../../local/cognito/user-pool')).DEMO_PASSWORD,
       totpSecret: cognito.demoTotpSecrets['compliance@example.com'],
     });
   } finally {

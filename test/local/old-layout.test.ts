@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { startDynamoDbLocal } from '../../local/dynamodb';
+import { startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
 import { choosePort } from '../../local/net';
-import { DEFAULT_TABLE_NAME, startLocalStack } from '../../local/stack';
+import { DEFAULT_TABLE_NAME, startLocalStack } from '../../local/stack/stack';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'old-layout-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

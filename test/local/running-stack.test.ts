@@ -1,7 +1,7 @@
 /**
  * Issue 30: the tools (token, access, audit, import) run from a second terminal without
  * LOCAL_DATA_DIR find a local stack started with another one, through the pointer it leaves in
- * the project's `.local/running/` (local/state.ts); when they cannot tell which, they say which
+ * the project's `.local/running/` (local/stack/state.ts); when they cannot tell which, they say which
  * LOCAL_DATA_DIR to set. Here with a home of the test's own (`home`, standing for `.local`),
  * then once through `npm run token` and the project's own `.local`.
  */
@@ -19,7 +19,7 @@ import {
   runningDataDir,
   runningElsewhere,
   writeRunningPointer,
-} from '../../local/state';
+} from '../../local/stack/state';
 
 const run = promisify(execFile);
 const root = mkdtempSync(join(tmpdir(), 'running-stack-'));

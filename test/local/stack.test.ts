@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../../core/project-root';
-import { DEMO_IMAGE_FILE } from '../../local/s3';
-import { startLocalStack, type LocalStack } from '../../local/stack';
+import { DEMO_IMAGE_FILE } from '../../local/s3/s3-server';
+import { startLocalStack, type LocalStack } from '../../local/stack/stack';
 import { customer, line, transaction } from '../fixtures';
-import type { LocalState } from '../../local/state';
+import type { LocalState } from '../../local/stack/state';
 import { createContract } from '../support/contract';
 
 const run = promisify(execFile);

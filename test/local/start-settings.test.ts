@@ -25,10 +25,10 @@ interface Run {
   leftRunning: boolean;
 }
 
-/** `tsx local/start.ts` in its own process group, killed whole if it does not exit quickly. */
+/** `tsx local/stack/start.ts` in its own process group, killed whole if it does not exit quickly. */
 function start(env: Record<string, string>, dataDir = join(dir, 'data')): Promise<Run> {
   const began = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'local/stack/start.ts'], {
     cwd: PROJECT_ROOT,
     env: {
       PATH: process.env.PATH,
@@ -150,7 +150,7 @@ test('an empty variable is as if unset (the stack passes none on)', async () => 
 });
 
 test('startLocalStack itself refuses a setting the functions would refuse, before it starts anything', async () => {
-  const { startLocalStack } = await import('../../local/stack');
+  const { startLocalStack } = await import('../../local/stack/stack');
   const dataDir = join(dir, 'data-stack');
   await expect(
     startLocalStack({ dataDir, env: { READ_BUDGET_WINDOW_SECONDS: '0' }, seedFile: false }),

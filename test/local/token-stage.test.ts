@@ -18,7 +18,7 @@ import {
   signInTokens,
   startCognito,
   type LocalCognito,
-} from '../../local/cognito';
+} from '../../local/cognito/user-pool';
 import { totpCode } from '../../sign-in/totp';
 import { startFakeControlPlane } from '../support/fake-control-plane';
 

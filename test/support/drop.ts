@@ -1,14 +1,14 @@
 /**
  * The local import drop for one test file: DynamoDB Local (./dynamodb.ts), the local S3 with its
  * import bucket, an audit file, and `drop`, which puts lines into the drop as `npm run import`
- * does and runs the workflow in this process (local/import-runner.ts).
+ * does and runs the workflow in this process (local/step-functions/import-runner.ts).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../local/net';
-import { dropFile, type LocalDropOptions } from '../../local/import-runner';
-import { startS3 } from '../../local/s3';
+import { dropFile, type LocalDropOptions } from '../../local/step-functions/import-runner';
+import { startS3 } from '../../local/s3/s3-server';
 import { startTestTable } from './dynamodb';
 
 export async function startTestDrop() {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../local/net';
-import { startDynamoDbLocal } from '../../local/dynamodb';
+import { startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
 import { createDocumentClient } from '../../functions/shared/document-client';
 import { importFile, type ImportOptions } from '../../import/importer';
 

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { freePort, LOCALHOST, waitUntil } from '../../local/net';
-import { OPENAPI_FILE } from '../../local/gateway';
+import { OPENAPI_FILE } from '../../local/gateway/gateway';
 
 export interface Violation {
   location: string[];

@@ -18,7 +18,7 @@ import type {
   Transaction,
 } from '../../core/records';
 import { PROJECT_ROOT } from '../../core/project-root';
-import { OPENAPI_FILE } from '../../local/gateway';
+import { OPENAPI_FILE } from '../../local/gateway/gateway';
 import type { components } from '../../client/openapi-types';
 
 const TYPES_FILE = join(PROJECT_ROOT, 'client/openapi-types.ts');

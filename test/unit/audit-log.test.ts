@@ -1,5 +1,5 @@
 /**
- * Issue 30: the local audit trail in day files (local/audit-log.ts). A question about some days
+ * Issue 30: the local audit trail in day files (local/tools/audit-log.ts). A question about some days
  * reads those days' files only, counted in lines read (not timed: the machine may be busy); a
  * question with no range still reads every day; old days go after the stage's retention.
  */
@@ -26,7 +26,7 @@ import {
   type AuditQuery,
   type AuditRange,
   type AuditReadStats,
-} from '../../local/audit-log';
+} from '../../local/tools/audit-log';
 
 const DAY_MS = 86_400_000;
 const DAYS = 400;

@@ -4,10 +4,10 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { docsPage } from '../../local/docs';
+import { docsPage } from '../../local/gateway/docs-page';
 import { PROJECT_ROOT } from '../../core/project-root';
-import { OPENAPI_FILE } from '../../local/gateway';
-import { PORT_VARIABLES } from '../../local/start-settings';
+import { OPENAPI_FILE } from '../../local/gateway/gateway';
+import { PORT_VARIABLES } from '../../local/stack/start-settings';
 import { loadOpenApi } from '../support/contract';
 
 test('the published page is self-contained: UI, styles and contract inlined, nothing fetched', async () => {
@@ -73,7 +73,7 @@ test('the README names each port variable local/ reads, and the walk-through fol
   const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
   const local = join(PROJECT_ROOT, 'local');
   const read = new Set(
-    readdirSync(local)
+    readdirSync(local, { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('.ts'))
       .flatMap((file) => [
         ...readFileSync(join(local, file), 'utf8').matchAll(/\b((?:[A-Z][A-Z0-9_]*_)?PORT)\b/g),

@@ -1,10 +1,10 @@
 /**
- * The local runner's one transform of the stage's workflow (local/import-runner.ts): each Map
+ * The local runner's one transform of the stage's workflow (local/step-functions/import-runner.ts): each Map
  * that reads its items from S3 becomes an inline Map over Plan's `items`; nothing else changes.
  */
 import { jest } from '@jest/globals';
 import aslValidator from 'asl-validator';
-import { importWorkflowDefinition } from '../../lib/import-workflow';
+import { importWorkflowDefinition } from '../../stage/import-workflow';
 import { ConfigError } from '../../functions/shared/config';
 import { WRITE_CONCURRENCY } from '../../import/importer';
 import { StateMachine } from 'aws-local-stepfunctions';
@@ -15,7 +15,7 @@ import {
   localHandlers,
   localStepDeps,
   type Handler,
-} from '../../local/import-runner';
+} from '../../local/step-functions/import-runner';
 
 const stage = importWorkflowDefinition({
   planFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:import-plan',

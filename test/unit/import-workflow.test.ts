@@ -1,5 +1,5 @@
 /**
- * The workflow's control flow (lib/import-workflow.ts) run by a real ASL interpreter
+ * The workflow's control flow (stage/import-workflow.ts) run by a real ASL interpreter
  * (aws-local-stepfunctions) in its local form, each Task a stub that records its call: which
  * states run for a valid file, a rejected one, a step that throws and a file already imported,
  * and what the alarm topic is told. The steps themselves are tested through the drop
@@ -7,8 +7,8 @@
  */
 import { ExecutionError, StateMachine } from 'aws-local-stepfunctions';
 import { IMPORT_TIMEOUT_SECONDS } from '../../import/steps';
-import { importWorkflowDefinition } from '../../lib/import-workflow';
-import { localDefinition } from '../../local/import-runner';
+import { importWorkflowDefinition } from '../../stage/import-workflow';
+import { localDefinition } from '../../local/step-functions/import-runner';
 
 const arn = (name: string) => `arn:aws:lambda:eu-west-1:123456789012:function:${name}`;
 const stage = (concurrency: number) =>

@@ -8,8 +8,8 @@ import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
 import { buildApiEvent } from './api-event';
-import type { RouteMatch } from './gateway-routing';
-import { decode } from './gateway-routing';
+import type { RouteMatch } from './routing';
+import { decode } from './routing';
 
 const TEXT_TYPES =
   /^(text\/|application\/(json|xml|x-www-form-urlencoded|[a-z0-9.+-]*\+(json|xml))\b)/i;

@@ -2,13 +2,13 @@
  * `npm start`: the whole stack on this machine, data under .local/, the API on
  * http://127.0.0.1:${PORT:-3000}. Ctrl-C (or SIGTERM) stops everything.
  */
-import { plural } from '../core/plural';
+import { plural } from '../../core/plural';
 import { execFileSync } from 'node:child_process';
 import { relative } from 'node:path';
-import { CUSTOMER_READERS_GROUP } from '../core/groups';
-import { DEMO_PASSWORD, DEMO_USERS } from './cognito';
-import { DOCS_PATH } from './docs';
-import { STAFF_APP_PATH } from '../staff-app/files';
+import { CUSTOMER_READERS_GROUP } from '../../core/groups';
+import { DEMO_PASSWORD, DEMO_USERS } from '../cognito/user-pool';
+import { DOCS_PATH } from '../gateway/docs-page';
+import { STAFF_APP_PATH } from '../../staff-app/files';
 import { startLocalStack, type LocalStack } from './stack';
 import { checkStartSettings, StartSettingError, type StartSettings } from './start-settings';
 import { removeOwnRunningPointer, writeRunningPointer } from './state';
@@ -116,7 +116,7 @@ if (stopping) {
   stopping = false;
   await shutdown('SIGINT');
 }
-// Started with another LOCAL_DATA_DIR: the tools in other terminals find it (local/state.ts).
+// Started with another LOCAL_DATA_DIR: the tools in other terminals find it (local/stack/state.ts).
 try {
   writeRunningPointer(dataDir);
 } catch (error) {

@@ -5,7 +5,7 @@
  * the whole file at every sign-in: 3,000 sign-ins made a 2 MB file, rewritten each time.
  *
  * The workaround, all of it here: the user pool service factory, which cognito-local takes as a
- * constructor argument (local/cognito.ts passes this wrapper), returns its own services with
+ * constructor argument (local/cognito/user-pool.ts passes this wrapper), returns its own services with
  * `storeRefreshToken` dropping the user's oldest tokens before cognito-local appends the new one,
  * and prunes a pool file written before this at start. REFRESH_TOKEN_AUTH finds the user by a
  * token in that list: the newest MAX_REFRESH_TOKENS_PER_USER sign-ins of a user can refresh,

@@ -1,5 +1,5 @@
 /**
- * A client for the local S3 (local/s3.ts), apart from the server so that a command that only
+ * A client for the local S3 (local/s3/s3-server.ts), apart from the server so that a command that only
  * talks to it (`npm run import`'s local drop) loads neither s3rver nor the server's code.
  */
 import { join } from 'node:path';

@@ -14,10 +14,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PROJECT_ROOT } from '../core/project-root';
+import { PROJECT_ROOT } from '../../core/project-root';
 
 export const STATE_FILE = 'state.json';
-/** The local stack's audit trail (SPEC 8): a directory of day files (local/audit-log.ts). */
+/** The local stack's audit trail (SPEC 8): a directory of day files (local/tools/audit-log.ts). */
 export const AUDIT_DIR = 'audit';
 /** The trail as one file, written before issue 30; still read by `npm run audit`, never written. */
 export const LEGACY_AUDIT_FILE = 'audit.jsonl';
@@ -44,7 +44,7 @@ export interface LocalState {
     /** The demo users' TOTP secrets, by username: `npm run token` answers their challenge. */
     demoTotpSecrets: Record<string, string>;
   };
-  /** The local S3's directory: each object's bytes are a file under it (local/s3-client.ts). */
+  /** The local S3's directory: each object's bytes are a file under it (local/s3/s3-client.ts). */
   s3DataDir: string;
 }
 

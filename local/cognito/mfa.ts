@@ -39,7 +39,7 @@ import {
   type LocalUser,
   type LocalUserPool,
   type PasswordPolicy,
-} from './cognito-local-internals';
+} from './internals';
 
 /** How long a challenge's Session lasts: Cognito's default AuthSessionValidity. */
 export const AUTH_SESSION_MS = 3 * 60 * 1000;
@@ -120,7 +120,7 @@ function withVerifiedTotp(user: LocalUser, secret: string, friendlyDeviceName?: 
 /**
  * Local provisioning only: the user's TOTP set to `secret`, verified. AWS has no call that
  * chooses a user's secret (AssociateSoftwareToken draws it); the local stack keeps one per demo
- * user so that their codes can be computed (local/cognito.ts).
+ * user so that their codes can be computed (local/cognito/user-pool.ts).
  */
 export async function setVerifiedTotp(
   cognitoService: unknown,
@@ -226,7 +226,7 @@ export function withMfa(
     const params = result.ChallengeParameters as { USER_ID_FOR_SRP?: string } | undefined;
     if (typeof name !== 'string' || !params?.USER_ID_FOR_SRP) return result;
     if (name !== 'NEW_PASSWORD_REQUIRED' && name !== TOTP)
-      throw new errors.UnsupportedError(`the ${name} challenge with MFA (local/cognito-mfa.ts)`);
+      throw new errors.UnsupportedError(`the ${name} challenge with MFA (local/cognito/mfa.ts)`);
     return { ...result, Session: open(name, params.USER_ID_FOR_SRP, clientId) };
   }
 

@@ -4,11 +4,11 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { READ_BUDGET_ENV } from '../core/read-budgets';
-import { operatorSettingsFromEnv } from '../functions/shared/config';
-import { PROJECT_ROOT } from '../core/project-root';
-import type { Route } from '../lib/routes';
-import { startCognito, type LocalCognito, type TokenKind } from './cognito';
+import { READ_BUDGET_ENV } from '../../core/read-budgets';
+import { operatorSettingsFromEnv } from '../../functions/shared/config';
+import { PROJECT_ROOT } from '../../core/project-root';
+import type { Route } from '../../stage/routes';
+import { startCognito, type LocalCognito, type TokenKind } from '../cognito/user-pool';
 import {
   JAVA_REQUIRED,
   holdsOldLayout,
@@ -16,13 +16,13 @@ import {
   oldLayoutMessage,
   startDynamoDbLocal,
   type DynamoDbLocal,
-} from './dynamodb';
-import { startGateway, type Gateway, type HandlerLoader } from './gateway';
-import { LOCAL_REGION } from './api-event';
-import { auditedHandlers } from './gateway-lambda';
-import { EMULATOR_REQUEST_TIMEOUT_MS, choosePort } from './net';
-import { DEFAULT_BUCKET_NAME, startS3, type LocalS3 } from './s3';
-import { S3RVER_CREDENTIALS } from './s3-client';
+} from '../dynamodb/dynamodb-local';
+import { startGateway, type Gateway, type HandlerLoader } from '../gateway/gateway';
+import { LOCAL_REGION } from '../gateway/api-event';
+import { auditedHandlers } from '../gateway/lambda';
+import { EMULATOR_REQUEST_TIMEOUT_MS, choosePort } from '../net';
+import { DEFAULT_BUCKET_NAME, startS3, type LocalS3 } from '../s3/s3-server';
+import { S3RVER_CREDENTIALS } from '../s3/s3-client';
 import { withoutEmpty } from './start-settings';
 import {
   assertNotRunning,
@@ -147,8 +147,8 @@ async function seedOnFirstStart(
     return undefined;
   const file = options.seedFile ?? DEMO_DATA_FILE;
   const [{ importFile }, { createDocumentClient }] = await Promise.all([
-    import('../import/importer'),
-    import('../functions/shared/document-client'),
+    import('../../import/importer'),
+    import('../../functions/shared/document-client'),
   ]);
   const client = createDocumentClient({
     region: 'us-east-1',
@@ -271,7 +271,7 @@ function localStateOf(
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   if (!javaOnPath()) throw new Error(JAVA_REQUIRED); // before anything starts
   const env = options.env ?? process.env;
-  // The functions' own rules, now rather than as a 500 on every request (local/start-settings.ts).
+  // The functions' own rules, now rather than as a 500 on every request (local/stack/start-settings.ts).
   operatorSettingsFromEnv(withoutEmpty(env));
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });

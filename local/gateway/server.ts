@@ -6,18 +6,18 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
-import type { Authorize } from './gateway-authorizer';
-import type { createFunctions } from './gateway-lambda';
+import type { Authorize } from './authorizer';
+import type { createFunctions } from './lambda';
 import {
   accessLogLine,
   functionErrorLine,
   gatewayFailureLine,
   malformedResponseLine,
-} from './gateway-logs';
-import type { LocalPage } from './gateway-pages';
-import { eventFromRequest, splitUrl } from './gateway-request';
-import { jsonMessage, send, toHttpResponse } from './gateway-response';
-import type { RouteMatch } from './gateway-routing';
+} from './logs';
+import type { LocalPage } from './pages';
+import { eventFromRequest, splitUrl } from './request';
+import { jsonMessage, send, toHttpResponse } from './response';
+import type { RouteMatch } from './routing';
 
 export interface ServerDeps {
   /** undefined: no pages of its own (openApiFile false). */

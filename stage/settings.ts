@@ -1,5 +1,4 @@
-import type { Node } from 'constructs';
-import { SettingsError, type Stage } from './stage';
+import { SettingsError, type ContextSource, type Stage } from './stage';
 import {
   DEFAULT_TIME_ZONE,
   URL_TTL_RULE,
@@ -209,10 +208,10 @@ function list(raw: unknown): string[] {
 
 /**
  * Reads the settings from CDK context, falling back to the defaults; those that depend on the
- * stage (threat protection) take the stage's (lib/stage.ts `stageFromContext`).
+ * stage (threat protection) take the stage's (stage/stage.ts `stageFromContext`).
  */
 export function settingsFromContext(
-  node: Node,
+  node: ContextSource,
   stage: Pick<Stage, 'disposable'> = { disposable: false },
 ): Settings {
   const ttl = node.tryGetContext('signatureUrlTtlSeconds') as unknown;
@@ -265,7 +264,7 @@ export function settingsFromContext(
 
 /**
  * The context values that give `settings` back through settingsFromContext, and the stage's own
- * (lib/stage.ts): what a stage keeps of how it was deployed (lib/deployed-settings.ts). The alarm
+ * (stage/stage.ts): what a stage keeps of how it was deployed (stage/deployed-settings.ts). The alarm
  * e-mail itself is not kept (a stack output is read by anyone who may describe the stack, and
  * printed by every deploy): only that there is one, so that a deploy without it is refused
  * rather than silently dropping the subscription.

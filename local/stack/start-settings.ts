@@ -6,8 +6,8 @@
  */
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { operatorSettingsFromEnv } from '../functions/shared/config';
-import { assertPortFree } from './net';
+import { operatorSettingsFromEnv } from '../../functions/shared/config';
+import { assertPortFree } from '../net';
 import { localDataDir } from './state';
 
 /** The ports `npm start` listens on or gives the emulators, by variable, with their defaults. */
@@ -39,7 +39,7 @@ function port(env: NodeJS.ProcessEnv, name: PortVariable): number {
   return Number(raw);
 }
 
-/** The local stack passes on no variable set to '' (local/stack.ts): as if unset. */
+/** The local stack passes on no variable set to '' (local/stack/stack.ts): as if unset. */
 export function withoutEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(
     Object.entries(env).filter((entry): entry is [string, string] => !!entry[1]),

@@ -7,13 +7,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
-import { PROJECT_ROOT } from '../core/project-root';
-import type { Route } from '../lib/routes';
-import { stdoutAudit, type AuditSink } from '../functions/shared/audit';
-import { loadConfig } from '../functions/shared/config';
-import { createRuntime, type Runtime } from '../functions/shared/runtime';
+import { PROJECT_ROOT } from '../../core/project-root';
+import type { Route } from '../../stage/routes';
+import { stdoutAudit, type AuditSink } from '../../functions/shared/audit';
+import { loadConfig } from '../../functions/shared/config';
+import { createRuntime, type Runtime } from '../../functions/shared/runtime';
 import { buildLambdaContext, pad } from './api-event';
-import { appendAuditEvents } from './audit-log';
+import { appendAuditEvents } from '../tools/audit-log';
 
 export type LambdaHandler = (
   event: APIGatewayProxyEventV2WithJWTAuthorizer,
@@ -34,7 +34,7 @@ export const importHandler: HandlerLoader = async (route) => {
 /**
  * The route's handler as the deployed function builds it (createHandler, with the runtime its
  * environment configures), its audit events written to stdout as in Lambda and also appended to
- * the trail `auditFile` (local/audit-log.ts: a directory of day files), which `npm run audit`
+ * the trail `auditFile` (local/tools/audit-log.ts: a directory of day files), which `npm run audit`
  * reads (SPEC 8).
  */
 export function auditedHandlers(auditFile: string): HandlerLoader {

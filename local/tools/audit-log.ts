@@ -1,7 +1,7 @@
 /**
  * The local stack's audit trail (SPEC 8, 9): `.local/audit/YYYY-MM-DD.jsonl`, one file per UTC
  * day of the events' timestamps, one event a line as the functions wrote it
- * (local/gateway-lambda.ts) and the local import drop (local/import-runner.ts), both through
+ * (local/gateway/lambda.ts) and the local import drop (local/step-functions/import-runner.ts), both through
  * appendAuditEvents; and the questions `npm run audit` answers of it: who read or changed this
  * customer or transaction, and what did this user read. Oldest first, as written.
  *
@@ -18,11 +18,11 @@ import {
   statSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { AuditEvent } from '../functions/shared/audit';
-import { isImportAuditEvent, type ImportAuditEvent } from '../import/audit';
-import { parseCanonicalId } from '../core/ids';
-import { AUDIT_RETENTION_DAYS } from '../core/retention';
-import { DAY_MS } from '../core/times';
+import type { AuditEvent } from '../../functions/shared/audit';
+import { isImportAuditEvent, type ImportAuditEvent } from '../../import/audit';
+import { parseCanonicalId } from '../../core/ids';
+import { AUDIT_RETENTION_DAYS } from '../../core/retention';
+import { DAY_MS } from '../../core/times';
 
 export type AuditQuery =
   | { by: 'customer' | 'transaction'; id: string }
@@ -240,7 +240,7 @@ const HEADINGS: AuditRow = {
   result: 'RESULT',
 };
 
-/** `user`: who the event's user is (local/user-names.ts), or its sub when nobody could say. */
+/** `user`: who the event's user is (local/tools/user-names.ts), or its sub when nobody could say. */
 export function auditRow(event: AnyAuditEvent, user: string): AuditRow {
   if (isImportAuditEvent(event))
     return {

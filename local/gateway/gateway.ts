@@ -1,5 +1,5 @@
 /**
- * A local stand-in for the deployed API Gateway HTTP API: routes from lib/routes.ts, a JWT
+ * A local stand-in for the deployed API Gateway HTTP API: routes from stage/routes.ts, a JWT
  * (Cognito) authorizer in front of every route, payload format 2.0 events, and the route's Lambda
  * handler — the very module that is deployed — imported and invoked in-process.
  *
@@ -8,25 +8,25 @@
  * event), gateway-lambda.ts (handlers, context, timeout), gateway-response.ts, gateway-logs.ts.
  */
 import { createServer, type Server } from 'node:http';
-import { routes as deployedRoutes, type Route } from '../lib/routes';
+import { routes as deployedRoutes, type Route } from '../../stage/routes';
 import { LOCAL_ACCOUNT_ID, LOCAL_API_ID, LOCAL_REGION } from './api-event';
-import { createAuthorizer, type AuthorizerOptions } from './gateway-authorizer';
-import { createFunctions, importHandler, type HandlerLoader } from './gateway-lambda';
-import { createLocalPages, OPENAPI_FILE } from './gateway-pages';
+import { createAuthorizer, type AuthorizerOptions } from './authorizer';
+import { createFunctions, importHandler, type HandlerLoader } from './lambda';
+import { createLocalPages, OPENAPI_FILE } from './pages';
 import { staffAppPages, type LocalStaffAppOptions } from './staff-app-pages';
-import { createRouter } from './gateway-routing';
-import { createRequestListener } from './gateway-server';
-import { LOCALHOST } from './net';
+import { createRouter } from './routing';
+import { createRequestListener } from './server';
+import { LOCALHOST } from '../net';
 
-export { importHandler, type HandlerLoader, type LambdaHandler } from './gateway-lambda';
-export { OPENAPI_FILE, OPENAPI_PATH } from './gateway-pages';
+export { importHandler, type HandlerLoader, type LambdaHandler } from './lambda';
+export { OPENAPI_FILE, OPENAPI_PATH } from './pages';
 
 export interface GatewayOptions {
   /** Port on 127.0.0.1; 0 = any free port. */
   port: number;
   /** The JWT authorizer's configuration, as in the deployed stack. */
   authorizer: AuthorizerOptions;
-  /** Defaults to lib/routes.ts. */
+  /** Defaults to stage/routes.ts. */
   routes?: readonly Route[];
   /** Defaults to importing the route's entry file. */
   loadHandler?: HandlerLoader;

@@ -14,7 +14,7 @@ import {
   type LocalRouter,
   type LocalUser,
   type LocalUserPool,
-} from './cognito-local-internals';
+} from './internals';
 
 interface AuthRequest {
   ClientId?: string;

@@ -1,6 +1,6 @@
 /**
  * The local import drop (SPEC 9): a file put under `incoming/` of the local stack's import bucket,
- * then the stage's own workflow definition (lib/import-workflow.ts) run by a real ASL interpreter
+ * then the stage's own workflow definition (stage/import-workflow.ts) run by a real ASL interpreter
  * (aws-local-stepfunctions) with each Task state mapped to the same handler code the stage's
  * functions run (functions/import-*.ts), in this process.
  *
@@ -16,18 +16,18 @@
  * at that same limit, so that a step the interpreter has cut writes nothing more. As in a stage,
  * once a part has failed no other part starts.
  */
-import { createHandler as checkPartHandler } from '../functions/import-check-part';
-import { createHandler as planHandler } from '../functions/import-plan';
-import { createHandler as reportHandler } from '../functions/import-report';
-import { createHandler as verifyHandler } from '../functions/import-verify';
-import { createHandler as writePartHandler } from '../functions/import-write-part';
-import { positiveFromEnv } from '../functions/shared/import-deps';
-import type { ImportAuditSink } from '../import/audit';
-import { createDocumentClient } from '../functions/shared/document-client';
-import { WRITE_CONCURRENCY, writeSlots } from '../import/importer';
-import { incomingKey, putIntoDrop, type Progress } from '../import/drop';
+import { createHandler as checkPartHandler } from '../../functions/import-check-part';
+import { createHandler as planHandler } from '../../functions/import-plan';
+import { createHandler as reportHandler } from '../../functions/import-report';
+import { createHandler as verifyHandler } from '../../functions/import-verify';
+import { createHandler as writePartHandler } from '../../functions/import-write-part';
+import { positiveFromEnv } from '../../functions/shared/import-deps';
+import type { ImportAuditSink } from '../../import/audit';
+import { createDocumentClient } from '../../functions/shared/document-client';
+import { WRITE_CONCURRENCY, writeSlots } from '../../import/importer';
+import { incomingKey, putIntoDrop, type Progress } from '../../import/drop';
 import { expireImportObjects, removeWorkFiles } from './import-bucket-lifecycle';
-import type { Part } from '../import/parts';
+import type { Part } from '../../import/parts';
 import {
   importIdOf,
   readJson,
@@ -39,13 +39,13 @@ import {
   ImportStopped,
   type StepContext,
   type StepDeps,
-} from '../import/steps';
-import { importWorkflowDefinition } from '../lib/import-workflow';
-import { IMPORT_CONCURRENCY } from '../lib/settings';
-import { loadStepFunctions } from '../functions/sdk/local-step-functions';
-import { appendAuditEvents } from './audit-log';
-import { EMULATOR_REQUEST_TIMEOUT_MS } from './net';
-import { s3Client } from './s3-client';
+} from '../../import/steps';
+import { importWorkflowDefinition } from '../../stage/import-workflow';
+import { IMPORT_CONCURRENCY } from '../../stage/settings';
+import { loadStepFunctions } from '../../functions/sdk/local-step-functions';
+import { appendAuditEvents } from '../tools/audit-log';
+import { EMULATOR_REQUEST_TIMEOUT_MS } from '../net';
+import { s3Client } from '../s3/s3-client';
 
 /** Local stand-ins for the stage's ARNs: the runner maps each Task to a handler by them. */
 const REGION = 'us-east-1';
@@ -177,7 +177,7 @@ export interface LocalDropTarget {
   displayTimeZone: string;
   /** The local files bucket, whose keys records may name (warned of when missing). */
   filesBucketName?: string;
-  /** Where audit events go (the local stack's audit trail: local/audit-log.ts). */
+  /** Where audit events go (the local stack's audit trail: local/tools/audit-log.ts). */
   auditFile: string;
 }
 
@@ -221,7 +221,7 @@ export function localDropOptionsFromEnv(
 
 /** The steps' dependencies pointed at the local stack (its clients made once per drop). */
 export function localStepDeps(target: LocalDropTarget, partBytes?: number): StepDeps {
-  // Appended as the gateway's are: local/audit-log.ts (day files, each opened per write).
+  // Appended as the gateway's are: local/tools/audit-log.ts (day files, each opened per write).
   const audit: ImportAuditSink = (...events) => appendAuditEvents(target.auditFile, events);
   return {
     s3: s3Client(target.s3Endpoint),

@@ -4,7 +4,7 @@
  * merged, duplicates across parts included), WriteParts (the second pass, only for a valid file),
  * Report (`reports/<import id>.json`), and on any other outcome an alert on the alarm topic.
  * One definition for the stage (lib/import-drop.ts, ARNs as tokens) and the local runner
- * (local/import-runner.ts, local ARNs); test/unit/import-workflow.test.ts runs its control flow.
+ * (local/step-functions/import-runner.ts, local ARNs); test/unit/import-workflow.test.ts runs its control flow.
  */
 import { IMPORT_TIMEOUT_SECONDS, STEP_TIMEOUT_SECONDS } from '../import/steps';
 

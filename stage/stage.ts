@@ -1,9 +1,4 @@
-import type { Node } from 'constructs';
-
-/**
- * A deploy-time setting or stage that cannot be used: synth refuses it with the rule. Here, below
- * lib/settings.ts, which imports the stage, so that the two import no circle.
- */
+/** A deploy-time setting or stage that cannot be used: synth refuses it with the rule. */
 export class SettingsError extends Error {
   override readonly name = 'SettingsError';
 }
@@ -87,8 +82,13 @@ export function makeStage(options: {
   };
 }
 
+/** Where settings come from: CDK context (a construct's `node`), read without loading CDK. */
+export interface ContextSource {
+  tryGetContext(key: string): unknown;
+}
+
 /** Reads the stage from CDK context; refuses a bad value with the reason. */
-export function stageFromContext(node: Node): Stage {
+export function stageFromContext(node: ContextSource): Stage {
   const name = node.tryGetContext('stage') as unknown;
   const email = node.tryGetContext('alarmEmail') as unknown;
   return makeStage({

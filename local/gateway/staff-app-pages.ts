@@ -3,10 +3,10 @@
  * files and security headers (staff-app/security-headers.ts), the same origin-relative layout,
  * with config.json pointing at this stack's gateway and cognito-local. Built once, on first use.
  */
-import { STAFF_APP_PATH, buildStaffApp, type StaticFile } from '../staff-app/files';
-import { CONFIG_FILE, type StaffAppConfig } from '../staff-app/config';
-import { securityHeaders } from '../staff-app/security-headers';
-import type { LocalPage } from './gateway-pages';
+import { STAFF_APP_PATH, buildStaffApp, type StaticFile } from '../../staff-app/files';
+import { CONFIG_FILE, type StaffAppConfig } from '../../staff-app/config';
+import { securityHeaders } from '../../staff-app/security-headers';
+import type { LocalPage } from './pages';
 
 export interface LocalStaffAppOptions {
   readonly cognitoEndpoint: string;

@@ -28,15 +28,15 @@ import {
   SetUserPoolMfaConfigCommand,
   UpdateUserPoolCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { CUSTOMER_READERS_GROUP } from '../core/groups';
-import { PASSWORD_POLICY } from '../core/password-policy';
-import { signInWithTotp, type SignedIn } from '../sign-in/flow';
-import { newTotpSecret, totpCode } from '../sign-in/totp';
-import { withAccessControl } from './cognito-access';
-import type { LocalRouter } from './cognito-local-internals';
-import { setVerifiedTotp, withMfa } from './cognito-mfa';
-import { withBoundedRefreshTokens } from './cognito-refresh-tokens';
-import { LOCALHOST } from './net';
+import { CUSTOMER_READERS_GROUP } from '../../core/groups';
+import { PASSWORD_POLICY } from '../../core/password-policy';
+import { signInWithTotp, type SignedIn } from '../../sign-in/flow';
+import { newTotpSecret, totpCode } from '../../sign-in/totp';
+import { withAccessControl } from './access';
+import type { LocalRouter } from './internals';
+import { setVerifiedTotp, withMfa } from './mfa';
+import { withBoundedRefreshTokens } from './refresh-tokens';
+import { LOCALHOST } from '../net';
 
 /** Password of every local demo user (local stack only; never deployed). */
 export const DEMO_PASSWORD = 'Local-Demo-Passw0rd!';
@@ -199,8 +199,8 @@ function loadCognitoLocal(): CognitoLocalModules {
  * Mirrors cognito-local's own createDefaultServer, except that the data directory is ours, the
  * issuer is http://127.0.0.1:<port>, there are no Lambda triggers (so neither the AWS SDK v2 nor
  * KMS is loaded), logs go to stderr at error level only, the refresh tokens kept per user
- * are bounded (local/cognito-refresh-tokens.ts), and MFA behaves as Cognito's
- * (local/cognito-mfa.ts).
+ * are bounded (local/cognito/refresh-tokens.ts), and MFA behaves as Cognito's
+ * (local/cognito/mfa.ts).
  */
 async function startCognitoLocalServer(
   port: number,
@@ -245,8 +245,8 @@ async function startCognitoLocalServer(
     triggers,
   };
   const app = m.createServer(
-    // + AdminUserGlobalSignOut and disabled users refused (local/cognito-access.ts, SPEC 8),
-    // + Cognito's MFA_SETUP and TOTP challenges (local/cognito-mfa.ts, issue 31).
+    // + AdminUserGlobalSignOut and disabled users refused (local/cognito/access.ts, SPEC 8),
+    // + Cognito's MFA_SETUP and TOTP challenges (local/cognito/mfa.ts, issue 31).
     withAccessControl(withMfa(m.Router(services) as LocalRouter, services), services),
     logger,
     { development: false },

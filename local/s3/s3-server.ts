@@ -12,8 +12,8 @@ import { dirname, join, resolve } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { PROJECT_ROOT } from '../core/project-root';
-import { LOCALHOST } from './net';
+import { PROJECT_ROOT } from '../../core/project-root';
+import { LOCALHOST } from '../net';
 import { S3RVER_CREDENTIALS, s3Client } from './s3-client';
 import { isPresigned, verifyPresigned } from './sigv4';
 

@@ -4,10 +4,10 @@
  * (test/integration/import-crash.test.ts) and the bench's comparison with the drop. Users import
  * through the drop (`npm run import`); this is the same validation and writing code its steps run.
  */
-import { createDocumentClient } from '../functions/shared/document-client';
-import { plural } from '../core/plural';
-import { importFile } from '../import/importer';
-import { EMULATOR_REQUEST_TIMEOUT_MS } from './net';
+import { createDocumentClient } from '../../functions/shared/document-client';
+import { plural } from '../../core/plural';
+import { importFile } from '../../import/importer';
+import { EMULATOR_REQUEST_TIMEOUT_MS } from '../net';
 
 const client = createDocumentClient({
   region: 'us-east-1',
