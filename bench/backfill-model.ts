@@ -5,7 +5,8 @@
  * report renders it from a run's figures so that the doc and bench/RESULTS.md say the same.
  */
 import { DEFAULT_PART_BYTES } from '../import/parts';
-import { STEP_TIMEOUT_SECONDS, WRITE_STOP_MARGIN_MS } from '../import/steps';
+import { IMPORT_STEPS } from '../import/steps/step';
+import { WRITE_STOP_MARGIN_MS } from '../import/steps/write-part';
 import { IMPORT_CONCURRENCY, TABLE_WARM_WRITES } from '../stage/settings';
 
 export const BACKFILL = {
@@ -133,7 +134,7 @@ export function runBackfill(rates: StepRates, scenario: Scenario): BackfillRun {
     workerRecordsPerSecond,
     writePartSeconds,
     partWithinLimit:
-      writePartSeconds <= STEP_TIMEOUT_SECONDS.WritePart - WRITE_STOP_MARGIN_MS / 1000,
+      writePartSeconds <= IMPORT_STEPS.WritePart.timeoutSeconds - WRITE_STOP_MARGIN_MS / 1000,
     minutes,
     within: minutes.total <= b.limitMinutes,
   };

@@ -12,7 +12,8 @@ import { awsSetupProblem } from './aws-setup';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Progress } from '../import/drop';
-import { reportKey, type ImportReport } from '../import/steps';
+import { reportKey } from '../import/steps/work-folder';
+import { type ImportReport } from '../import/steps/step';
 import type { Unreported } from '../import/stage-execution';
 import { progressLine } from '../import/progress-line';
 import { ConfigError } from '../functions/shared/config';
@@ -54,7 +55,7 @@ function countsText(counts: ImportReport['counts']): string {
 }
 
 /**
- * A failed import's last line: what is in the table (every record counted is: import/steps.ts
+ * A failed import's last line: what is in the table (every record counted is: import/steps/
  * report) and what to do next.
  */
 function failedLine(report: ImportReport): string {

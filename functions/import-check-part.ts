@@ -1,8 +1,9 @@
 /**
  * CheckParts' item: one part checked, its findings kept for Verify.
- * Its payload and result, and the work: import/steps.ts (the steps: docs/import.md).
+ * Its payload and result, and the work: import/steps/ (the steps: docs/import.md).
  */
-import { checkPartStep, type PartInput, type CheckResult, type StepDeps } from '../import/steps';
+import { checkPartStep, type CheckResult } from '../import/steps/check-part';
+import { type PartInput, type StepDeps } from '../import/steps/step';
 import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps';
 
 export const createHandler =

@@ -1,8 +1,9 @@
 /**
  * Plan: the file's SHA-256 and parts (the manifest); audit "import started".
- * Its payload and result, and the work: import/steps.ts (the steps: docs/import.md).
+ * Its payload and result, and the work: import/steps/ (the steps: docs/import.md).
  */
-import { plan, type ExecutionInput, type PlanResult, type StepDeps } from '../import/steps';
+import { plan, type PlanResult } from '../import/steps/plan';
+import { type ExecutionInput, type StepDeps } from '../import/steps/step';
 import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps';
 
 export const createHandler =

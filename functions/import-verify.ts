@@ -1,8 +1,9 @@
 /**
  * Verify: every part's findings merged; the same record in two parts caught.
- * Its payload and result, and the work: import/steps.ts (the steps: docs/import.md).
+ * Its payload and result, and the work: import/steps/ (the steps: docs/import.md).
  */
-import { verify, type VerifyInput, type VerifyResult, type StepDeps } from '../import/steps';
+import { verify, type VerifyInput, type VerifyResult } from '../import/steps/verify';
+import { type StepDeps } from '../import/steps/step';
 import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps';
 
 export const createHandler =

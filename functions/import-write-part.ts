@@ -1,14 +1,10 @@
 /**
  * WriteParts' item: one part's records written, one audit event each.
- * Its payload and result, and the work: import/steps.ts (the steps: docs/import.md).
+ * Its payload and result, and the work: import/steps/ (the steps: docs/import.md).
  */
-import {
-  writePart,
-  type PartInput,
-  type PartCounts,
-  type StepContext,
-  type StepDeps,
-} from '../import/steps';
+import { writePart } from '../import/steps/write-part';
+import { type PartInput, type StepContext, type StepDeps } from '../import/steps/step';
+import { type PartCounts } from '../import/steps/work-folder';
 import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps';
 
 export const createHandler =

@@ -26,18 +26,17 @@ import {
   type Execution,
   type Unreported,
 } from './stage-execution';
+import { IMPORT_TIMEOUT_SECONDS, type ImportReport } from './steps/step';
 import {
-  IMPORT_TIMEOUT_SECONDS,
   importIdOf,
   manifestKey,
   problemsKey,
   readJson,
   reportKey,
   workPrefix,
-  type ImportReport,
   type PartCounts,
   type WritingCounts,
-} from './steps';
+} from './steps/work-folder';
 
 export const IMPORT_BUCKET_OUTPUT = 'ImportBucketName';
 export const IMPORT_STATE_MACHINE_OUTPUT = 'ImportStateMachineArn';
@@ -86,7 +85,7 @@ async function getJson<T>(s3: S3Client, bucket: string, key: string): Promise<T 
 }
 
 /**
- * The keys under `prefix` (steps.ts has keysUnder; the listing is here so that the operator's
+ * The keys under `prefix` (steps/work-folder.ts has keysUnder; the listing is here so that the operator's
  * policy test, test/infra/import-drop.test.ts, sees every call this command makes).
  */
 async function keysOf(s3: S3Client, bucket: string, prefix: string): Promise<string[]> {

@@ -24,7 +24,8 @@ import type { MonitoringFacade } from 'cdk-monitoring-constructs';
 import { Construct } from 'constructs';
 import { ENTITIES } from '../core/entities';
 import { IMPORT_AUDIT_MESSAGE } from '../import/audit';
-import { PREFIX, STEP_TIMEOUT_SECONDS } from '../import/steps';
+import { PREFIX } from '../import/steps/work-folder';
+import { IMPORT_STEPS, type ImportStep } from '../import/steps/step';
 import { ApiFunction } from './api-function';
 import { EXPIRED_DELETE_MARKERS_RULE, PRIVATE_BUCKET } from './data';
 import { FILE_PREFIXES } from '../core/file-keys';
@@ -32,19 +33,6 @@ import { importWorkflowDefinition, type ImportWorkflowResources } from '../stage
 import { THRESHOLDS } from './monitoring';
 import { IMPORT_RETENTION, INCOMPLETE_UPLOAD_DAYS } from '../core/retention';
 import { AUDIT_RETENTION } from './retention';
-
-/**
- * Per step: memory (MB; CPU grows with it: 1,769 MB is one vCPU). A part is 8 MB by default.
- * Each step's time limit is STEP_TIMEOUT_SECONDS (import/steps.ts), its Task's too.
- */
-const STEPS = {
-  Plan: { entry: 'import-plan', memory: 1024 },
-  CheckPart: { entry: 'import-check-part', memory: 1769 },
-  Verify: { entry: 'import-verify', memory: 3008 },
-  WritePart: { entry: 'import-write-part', memory: 1769 },
-  Report: { entry: 'import-report', memory: 1024 },
-} as const;
-type Step = keyof typeof STEPS;
 
 export interface ImportDropProps {
   readonly projectRoot: string;
@@ -71,7 +59,7 @@ export interface ImportDropProps {
 export class ImportDrop extends Construct {
   readonly bucket: Bucket;
   readonly stateMachine: StateMachine;
-  readonly functions: ReadonlyMap<Step, ApiFunction>;
+  readonly functions: ReadonlyMap<ImportStep, ApiFunction>;
 
   constructor(scope: Construct, id: string, props: ImportDropProps) {
     super(scope, id);
@@ -112,24 +100,27 @@ export class ImportDrop extends Construct {
       DISPLAY_TIME_ZONE: props.displayTimeZone,
       ...(props.checkFiles ? { FILES_BUCKET: props.filesBucket.bucketName } : {}),
     };
-    const functions = new Map<Step, ApiFunction>();
-    for (const [step, spec] of Object.entries(STEPS) as [Step, (typeof STEPS)[Step]][]) {
+    const functions = new Map<ImportStep, ApiFunction>();
+    for (const [step, spec] of Object.entries(IMPORT_STEPS) as [
+      ImportStep,
+      (typeof IMPORT_STEPS)[ImportStep],
+    ][]) {
       const fn = new ApiFunction(this, `${step}Function`, {
         entry: `${props.projectRoot}/functions/${spec.entry}.ts`,
         projectRoot: props.projectRoot,
         environment,
         description: `Import step ${step} (SPEC 9)`,
-        memorySize: spec.memory,
-        timeout: Duration.seconds(STEP_TIMEOUT_SECONDS[step]),
+        memorySize: spec.memoryMb,
+        timeout: Duration.seconds(spec.timeoutSeconds),
         logRetention: props.logRetention,
         logRemovalPolicy: props.removalPolicy,
       });
       functions.set(step, fn);
     }
     this.functions = functions;
-    const fn = (step: Step) => functions.get(step)!;
+    const fn = (step: ImportStep) => functions.get(step)!;
 
-    // What each step reads and writes in the bucket (import/steps.ts).
+    // What each step reads and writes in the bucket (import/steps/work-folder.ts).
     const uploads = this.objects(PREFIX.incoming);
     const work = this.objects(PREFIX.work);
     const reports = this.objects(PREFIX.reports);

@@ -6,7 +6,7 @@
  * One definition for the stage (lib/import-drop.ts, ARNs as tokens) and the local runner
  * (local/step-functions/import-runner.ts, local ARNs); test/unit/import-workflow.test.ts runs its control flow.
  */
-import { IMPORT_TIMEOUT_SECONDS, STEP_TIMEOUT_SECONDS } from '../import/steps';
+import { IMPORT_TIMEOUT_SECONDS, IMPORT_STEPS } from '../import/steps/step';
 
 export interface ImportWorkflowResources {
   /** The stage's partition (`aws`, `aws-cn`, `aws-us-gov`): service integrations' ARNs name it. */
@@ -40,7 +40,7 @@ const retry = [
 ];
 const onFailure = [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'ReportFailure' }];
 
-type Step = keyof typeof STEP_TIMEOUT_SECONDS;
+type Step = keyof typeof IMPORT_STEPS;
 
 /**
  * The alert's SNS publish: a request of well under a second, given ample room and still its own
@@ -56,7 +56,7 @@ export const ALERT_TIMEOUT_SECONDS = 30;
 const task = (step: Step, resource: string, rest: Record<string, unknown>) => ({
   Type: 'Task',
   Resource: resource,
-  TimeoutSeconds: STEP_TIMEOUT_SECONDS[step],
+  TimeoutSeconds: IMPORT_STEPS[step].timeoutSeconds,
   Retry: retry,
   ...rest,
 });

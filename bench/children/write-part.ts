@@ -1,5 +1,5 @@
 /**
- * One step of the import workflow (import/steps.ts) in a process of its own, started by section
+ * One step of the import workflow (import/steps/) in a process of its own, started by section
  * 11 under `taskset -c 0`: as a step's Lambda function runs it on one vCPU, with the deps the
  * local drop makes (localStepDeps). Only the step's call is timed: the process's start and its
  * module loading are a cold start's, which Lambda pays once per function, not once per part.
@@ -8,16 +8,16 @@
  * Writes its figures to the spec's `resultFile`.
  */
 import { writeFileSync } from 'node:fs';
+import { checkPartStep } from '../../import/steps/check-part';
+import { plan } from '../../import/steps/plan';
 import {
-  checkPartStep,
-  plan,
-  STEP_TIMEOUT_SECONDS,
-  verify,
-  writePart,
+  IMPORT_STEPS,
   type ExecutionInput,
   type PartInput,
   type StepDeps,
-} from '../../import/steps';
+} from '../../import/steps/step';
+import { verify } from '../../import/steps/verify';
+import { writePart } from '../../import/steps/write-part';
 import { localStepDeps, type LocalDropTarget } from '../../local/step-functions/import-runner';
 
 export type WorkerStep = 'plan' | 'check' | 'verify' | 'write';
@@ -55,7 +55,7 @@ function runStep(spec: WorkerSpec, deps: StepDeps): Promise<unknown> {
   if (spec.step === 'verify')
     return verify(deps, { importId: part.importId, bucket: part.bucket, parts: 1 });
   // Lambda's context: the time left of the step's limit, as WritePart reads it to stop in time.
-  const deadline = Date.now() + STEP_TIMEOUT_SECONDS[timeLimits[spec.step]] * 1000;
+  const deadline = Date.now() + IMPORT_STEPS[timeLimits[spec.step]].timeoutSeconds * 1000;
   return writePart(deps, part, { getRemainingTimeInMillis: () => deadline - Date.now() });
 }
 

@@ -5,7 +5,7 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { stdoutImportAudit } from '../../import/audit';
 import { createDocumentClient } from './document-client';
-import type { StepDeps } from '../../import/steps';
+import type { StepDeps } from '../../import/steps/step';
 import { ConfigError } from './config';
 import { isTimeZone, DEFAULT_TIME_ZONE } from '../../core/settings';
 

@@ -28,18 +28,16 @@ import { WRITE_CONCURRENCY, writeSlots } from '../../import/importer';
 import { incomingKey, putIntoDrop, type Progress } from '../../import/drop';
 import { expireImportObjects, removeWorkFiles } from './import-bucket-lifecycle';
 import type { Part } from '../../import/parts';
+import { importIdOf, readJson, reportKey, type PartCounts } from '../../import/steps/work-folder';
 import {
-  importIdOf,
-  readJson,
-  reportKey,
+  IMPORT_STEPS,
   type ExecutionInput,
   type ImportReport,
-  type PartCounts,
-  type PlanResult,
   ImportStopped,
   type StepContext,
   type StepDeps,
-} from '../../import/steps';
+} from '../../import/steps/step';
+import { type PlanResult } from '../../import/steps/plan';
 import { importWorkflowDefinition } from '../../stage/import-workflow';
 import { IMPORT_CONCURRENCY } from '../../stage/settings';
 import { loadStepFunctions } from '../../functions/sdk/local-step-functions';
@@ -52,11 +50,11 @@ const REGION = 'us-east-1';
 const ACCOUNT = '000000000000';
 const functionArn = (name: string) => `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${name}`;
 const FUNCTIONS = {
-  plan: functionArn('import-plan'),
-  checkPart: functionArn('import-check-part'),
-  verify: functionArn('import-verify'),
-  writePart: functionArn('import-write-part'),
-  report: functionArn('import-report'),
+  plan: functionArn(IMPORT_STEPS.Plan.entry),
+  checkPart: functionArn(IMPORT_STEPS.CheckPart.entry),
+  verify: functionArn(IMPORT_STEPS.Verify.entry),
+  writePart: functionArn(IMPORT_STEPS.WritePart.entry),
+  report: functionArn(IMPORT_STEPS.Report.entry),
 } as const;
 const ALARM_TOPIC_ARN = `arn:aws:sns:${REGION}:${ACCOUNT}:import-alarms`;
 const PARTITION = 'aws';
@@ -185,7 +183,7 @@ export interface LocalDropTarget {
  * Parts checked or written at once locally, unless IMPORT_CONCURRENCY says otherwise: one. Every
  * part is this one process against one DynamoDB Local, so more at once write no faster (bench
  * section 9: 1, 2 and 4 at the same records/s) and only make each part take longer, and a part
- * must end within its step's time limit (STEP_TIMEOUT_SECONDS) as in a stage: ten 8 MiB parts
+ * must end within its step's time limit (IMPORT_STEPS) as in a stage: ten 8 MiB parts
  * sharing a busy local table took longer than that.
  */
 export const LOCAL_CONCURRENCY = 1;

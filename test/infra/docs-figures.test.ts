@@ -32,7 +32,8 @@ import { LOCAL_AUDIT_RETENTION_DAYS } from '../../local/tools/audit-log';
 import { TABLE_OPERATIONS, THRESHOLDS } from '../../lib/monitoring';
 import { PROJECT_ROOT } from '../../core/project-root';
 import { IMPORT_CONCURRENCY, TABLE_WARM_WRITES } from '../../stage/settings';
-import { STEP_TIMEOUT_SECONDS, WRITE_SAVE_MS, WRITE_STOP_MARGIN_MS } from '../../import/steps';
+import { IMPORT_STEPS } from '../../import/steps/step';
+import { WRITE_SAVE_MS, WRITE_STOP_MARGIN_MS } from '../../import/steps/write-part';
 import { DEMO_OBJECT_KEYS } from '../../local/s3/s3-server';
 import { resourcesOf, synthesize, type Synthesized } from './synth';
 
@@ -152,7 +153,7 @@ const STATEMENTS: [string, string][] = [
     `| \`tableWarmWritesPerSecond\` | none (a new on-demand table's ${n(TABLE_WARM_WRITES.min)}) | the table's warm write throughput for a backfill, ${TABLE_WARM_WRITES.min}..${TABLE_WARM_WRITES.max};`,
   ],
   ['docs/operations.md', `\`-c tableWarmWritesPerSecond=${TABLE_WARM_WRITES.max}\``],
-  ['docs/operations.md', `${STEP_TIMEOUT_SECONDS.WritePart / 60} minutes (Lambda's most)`],
+  ['docs/operations.md', `${IMPORT_STEPS.WritePart.timeoutSeconds / 60} minutes (Lambda's most)`],
   ['docs/operations.md', `A WritePart stops ${WRITE_STOP_MARGIN_MS / 1000} s before its limit`],
   ['docs/operations.md', `at their next save (every ${WRITE_SAVE_MS / 1000} s)`],
   ['docs/import.md', `${WRITE_CONCURRENCY} groups at a time per part in a stage`],

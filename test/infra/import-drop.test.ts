@@ -10,7 +10,7 @@ import { IMPORT_QUERIES } from '../../lib/audit';
 import { IMPORT_RETENTION } from '../../core/retention';
 import { FILE_PREFIXES } from '../../core/file-keys';
 import { PROJECT_ROOT } from '../../core/project-root';
-import { PREFIX } from '../../import/steps';
+import { PREFIX } from '../../import/steps/work-folder';
 import {
   definitionOf,
   resourcesOf,
@@ -296,7 +296,7 @@ test('docs/operations.md gives the operator exactly what `npm run import -- --st
     source('import', 'stage-drop.ts') + source('import', 'stage-execution.ts'),
   );
   expect(own).toEqual(['DescribeExecution', 'DescribeStacks', 'ListExecutions', 'ListObjectsV2']);
-  // The report and the work files: readJson (import/steps.ts), one GetObject each.
+  // The report and the work files: readJson (import/steps/work-folder.ts), one GetObject each.
   expect(source('import', 'stage-drop.ts')).toMatch(/\breadJson\b/);
   // The upload: lib-storage's Upload in import/drop.ts, which sends nothing else itself. Upload
   // sends PutObjectTagging only when given tags, and none are.

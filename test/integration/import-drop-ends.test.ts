@@ -8,7 +8,8 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { MiddlewareStack } from '@smithy/types';
 import { incomingKey, putIntoDrop } from '../../import/drop';
-import { WRITE_STOP_MARGIN_MS, type ExecutionInput } from '../../import/steps';
+import { WRITE_STOP_MARGIN_MS } from '../../import/steps/write-part';
+import { type ExecutionInput } from '../../import/steps/step';
 import { writeSlots } from '../../import/importer';
 import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner';
 import { line, transaction } from '../fixtures';

@@ -18,7 +18,8 @@ import { DescribeExecutionCommand, ListExecutionsCommand, SFNClient } from '@aws
 import { mockClient } from 'aws-sdk-client-mock';
 import { S3_MIN_PART_BYTES, type Progress } from '../../import/drop';
 import { importIntoStack, type StackImportResult } from '../../import/stage-drop';
-import { importIdOf, reportKey, type ImportReport } from '../../import/steps';
+import { importIdOf, reportKey } from '../../import/steps/work-folder';
+import { type ImportReport } from '../../import/steps/step';
 import { PROJECT_ROOT } from '../../core/project-root';
 import { BASE_STACK_NAME } from '../../stage/stage';
 import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner';

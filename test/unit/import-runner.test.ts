@@ -8,7 +8,7 @@ import { importWorkflowDefinition } from '../../stage/import-workflow';
 import { ConfigError } from '../../functions/shared/config';
 import { WRITE_CONCURRENCY } from '../../import/importer';
 import { StateMachine } from 'aws-local-stepfunctions';
-import { ImportStopped } from '../../import/steps';
+import { ImportStopped } from '../../import/steps/step';
 import {
   localDefinition,
   localDropOptionsFromEnv,

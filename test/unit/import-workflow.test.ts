@@ -6,7 +6,7 @@
  * (test/integration/import-drop*.test.ts); reading items from S3 by the template tests.
  */
 import { ExecutionError, StateMachine } from 'aws-local-stepfunctions';
-import { IMPORT_TIMEOUT_SECONDS } from '../../import/steps';
+import { IMPORT_TIMEOUT_SECONDS } from '../../import/steps/step';
 import { importWorkflowDefinition } from '../../stage/import-workflow';
 import { localDefinition } from '../../local/step-functions/import-runner';
 

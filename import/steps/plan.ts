@@ -1,0 +1,104 @@
+/** Plan: the file's SHA-256 and parts (the manifest the maps read); "import started". */
+import { HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { importAuditEvent } from '../audit';
+import { DEFAULT_PART_BYTES, planParts } from '../parts';
+import { uploader, type ExecutionInput, type ImportReport, type StepDeps } from './step';
+import {
+  body,
+  importIdOf,
+  manifestKey,
+  readJson,
+  reportKey,
+  version,
+  writeJson,
+} from './work-folder';
+
+/**
+ * The key of the object an S3 event names. S3 documents its notifications' keys as URL-encoded
+ * (a space as `+`); EventBridge has been seen to deliver them both ways. The key as delivered is
+ * tried first, then its decoded forms; the version id, unique to one object, tells them apart.
+ */
+export async function objectKeyOf(
+  s3: S3Client,
+  bucket: string,
+  key: string,
+  versionId: string,
+): Promise<string> {
+  const decoded = (text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return undefined;
+    }
+  };
+  const candidates = [key, decoded(key.replace(/\+/g, ' ')), decoded(key)];
+  const tried = new Set<string>();
+  for (const candidate of candidates) {
+    if (candidate === undefined || tried.has(candidate)) continue;
+    tried.add(candidate);
+    try {
+      await s3.send(
+        new HeadObjectCommand({ Bucket: bucket, Key: candidate, ...version(versionId) }),
+      );
+      return candidate;
+    } catch (error) {
+      const name = (error as { name?: string }).name;
+      if (name !== 'NotFound' && name !== 'NoSuchKey' && name !== 'NoSuchVersion') throw error;
+    }
+  }
+  throw new Error(
+    `no version ${versionId} of ${JSON.stringify(key)} in ${bucket} (read as delivered and URL-decoded)`,
+  );
+}
+
+export interface PlanResult {
+  importId: string;
+  /** The object's key as S3 stores it (the event's, decoded where it came URL-encoded). */
+  key: string;
+  sha256: string;
+  parts: number;
+  manifestKey: string;
+  startedAt: string;
+  alreadyImported?: true;
+}
+
+export async function plan(deps: StepDeps, event: ExecutionInput): Promise<PlanResult> {
+  const key = await objectKeyOf(deps.s3, event.bucket, event.key, event.versionId);
+  const input = { ...event, key };
+  const importId = importIdOf(key, input.versionId);
+  const startedAt = new Date().toISOString();
+  const done = await readJson<ImportReport>(deps.s3, input.bucket, reportKey(importId));
+  if (done?.outcome === 'imported')
+    return {
+      importId,
+      key,
+      sha256: done.sha256 ?? '',
+      parts: 0,
+      manifestKey: manifestKey(importId),
+      startedAt: done.startedAt ?? startedAt,
+      alreadyImported: true,
+    };
+  const { sha256, parts } = await planParts(
+    await body(deps.s3, input),
+    deps.partBytes ?? DEFAULT_PART_BYTES,
+  );
+  await writeJson(deps.s3, input.bucket, manifestKey(importId), parts);
+  deps.audit(
+    importAuditEvent(importId, {
+      kind: 'import-started',
+      key: input.key,
+      versionId: input.versionId,
+      sha256,
+      parts: parts.length,
+      ...uploader(input),
+    }),
+  );
+  return {
+    importId,
+    key,
+    sha256,
+    parts: parts.length,
+    manifestKey: manifestKey(importId),
+    startedAt,
+  };
+}

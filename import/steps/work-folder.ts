@@ -1,0 +1,148 @@
+/**
+ * The import bucket as the steps use it: uploads under `incoming/`, reports under `reports/`, and
+ * everything one import keeps while it runs under `work/<import id>/`, one object per step's
+ * result, so that a retried step finds what the others left.
+ */
+import { createHash } from 'node:crypto';
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  type GetObjectCommandInput,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import type { ImportSummary } from '../importer';
+import type { Part } from '../parts';
+
+export const PREFIX = { incoming: 'incoming/', reports: 'reports/', work: 'work/' } as const;
+export const reportKey = (importId: string) => `${PREFIX.reports}${importId}.json`;
+/** Everything the steps keep of one import while it runs. */
+export const workFolder = (importId: string) => `${PREFIX.work}${importId}/`;
+const workKey = (importId: string, name: string) => `${workFolder(importId)}${name}`;
+export const manifestKey = (importId: string) => workKey(importId, 'manifest.json');
+export const checkedKey = (importId: string, index: number) =>
+  workKey(importId, `checked/${index}.json`);
+export const recordsKey = (importId: string, index: number) =>
+  workKey(importId, `records/${index}.jsonl`);
+export const writtenKey = (importId: string, index: number) =>
+  workKey(importId, `written/${index}.json`);
+/** A part being written: its counts so far, saved as it goes, `final` once it has stopped. */
+export const writingKey = (importId: string, index: number) =>
+  workKey(importId, `writing/${index}.json`);
+/** Put by a failed import's Report: every part still writing stops at its next save. */
+export const cancelKey = (importId: string) => workKey(importId, 'cancelled');
+export const workPrefix = (importId: string, name: 'written' | 'writing' | 'checked') =>
+  workKey(importId, `${name}/`);
+export const problemsKey = (importId: string) => workKey(importId, 'problems.json');
+
+/** One import per object version: a repeated event or a re-run is the same import. */
+export function importIdOf(key: string, versionId: string): string {
+  return createHash('sha256').update(`${key}\n${versionId}`).digest('hex').slice(0, 32);
+}
+
+/** An unversioned object (the local drop) has the version id `null`, as S3 says it. */
+export const version = (versionId: string): Pick<GetObjectCommandInput, 'VersionId'> =>
+  versionId && versionId !== 'null' ? { VersionId: versionId } : {};
+
+/** An object of the bucket, its body; undefined when there is none. */
+export async function objectBody(s3: S3Client, bucket: string, key: string) {
+  try {
+    return (await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).Body;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NoSuchKey') return undefined;
+    throw error;
+  }
+}
+
+/** An object of the bucket as JSON; undefined when there is none. */
+export async function readJson<T>(
+  s3: S3Client,
+  bucket: string,
+  key: string,
+): Promise<T | undefined> {
+  const body = await objectBody(s3, bucket, key);
+  return body === undefined ? undefined : (JSON.parse(await body.transformToString()) as T);
+}
+
+export async function writeObject(
+  s3: S3Client,
+  bucket: string,
+  key: string,
+  body: string | Uint8Array,
+  type: string,
+) {
+  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: type }));
+}
+
+export const writeJson = (s3: S3Client, bucket: string, key: string, value: unknown) =>
+  writeObject(s3, bucket, key, JSON.stringify(value), 'application/json');
+
+/** The bytes of the file's version, whole or one part. */
+export async function body(
+  s3: S3Client,
+  file: { bucket: string; key: string; versionId: string },
+  part?: Part,
+): Promise<AsyncIterable<Uint8Array>> {
+  const object = await s3.send(
+    new GetObjectCommand({
+      Bucket: file.bucket,
+      Key: file.key,
+      ...version(file.versionId),
+      ...(part ? { Range: `bytes=${part.start}-${part.end - 1}` } : {}),
+    }),
+  );
+  return object.Body as AsyncIterable<Uint8Array>;
+}
+
+/** Whether the bucket holds `key` (its latest version). */
+export async function exists(s3: S3Client, bucket: string, key: string): Promise<boolean> {
+  try {
+    await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NotFound') return false;
+    throw error;
+  }
+}
+
+/** The keys under `prefix`, every page. */
+export async function keysUnder(
+  s3: S3Client,
+  bucket: string,
+  prefix: string,
+  /** Only keys last modified before this time (ms); every key when omitted. */
+  before = Infinity,
+): Promise<string[]> {
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await s3.send(
+      new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+    );
+    for (const { Key, LastModified } of page.Contents ?? [])
+      if (Key && (LastModified?.getTime() ?? 0) < before) keys.push(Key);
+    token = page.NextContinuationToken;
+  } while (token);
+  return keys;
+}
+
+export type PartCounts = ImportSummary & { index: number };
+/**
+ * A part written whole, as work/<id>/written/<i>.json keeps it: its counts, and every file its
+ * records named before this import and no longer do. Kept whole (at most one or two a record),
+ * merged over the part's attempts: a retried part finds its records already written by the
+ * earlier attempt, so their files are known only from what that attempt saved.
+ */
+export type WrittenPart = PartCounts & { filesLeft?: FileLeft[] };
+/** A file left: the record's line, the key, the report's words. */
+export type FileLeft = [lineNo: number, key: string, text: string];
+
+/** A part's counts while it writes, and once it stopped (`final`). */
+export type WritingCounts = PartCounts & { final: boolean; filesLeft?: FileLeft[] };
+
+/** A part's counts, without what else its written/ and writing/ files keep. */
+export function countsOf(part: ImportSummary & { index?: number }): PartCounts {
+  const { records, transactions, customers, deletes, notFound } = part;
+  return { index: part.index ?? 0, records, transactions, customers, deletes, notFound };
+}
