@@ -21,6 +21,7 @@ import { ApiFunction } from './api-function';
 import { AUDIT_RETENTION, removalPolicyFor } from './retention';
 import type { Route } from '../stage/routes';
 import type { Settings } from '../stage/settings';
+import { FUNCTION_ENV } from '../core/function-env';
 
 /**
  * Stage-wide request limits. The API serves a back office; these bound the cost and the load a
@@ -124,10 +125,10 @@ export class Api extends Construct {
     });
 
     const environment = {
-      TABLE_NAME: props.table.tableName,
-      BUCKET_NAME: props.bucket.bucketName,
-      SIGNATURE_URL_TTL_SECONDS: String(settings.signatureUrlTtlSeconds),
-      DISPLAY_TIME_ZONE: settings.displayTimeZone,
+      [FUNCTION_ENV.tableName]: props.table.tableName,
+      [FUNCTION_ENV.bucketName]: props.bucket.bucketName,
+      [FUNCTION_ENV.urlTtlSeconds]: String(settings.signatureUrlTtlSeconds),
+      [FUNCTION_ENV.displayTimeZone]: settings.displayTimeZone,
       // SPEC 8: the functions count reads per user and route against these.
       ...readBudgetsToEnv(settings.readBudgets),
     };

@@ -33,6 +33,7 @@ import { importWorkflowDefinition, type ImportWorkflowResources } from '../stage
 import { THRESHOLDS } from './monitoring';
 import { IMPORT_RETENTION, INCOMPLETE_UPLOAD_DAYS } from '../core/retention';
 import { AUDIT_RETENTION } from './retention';
+import { FUNCTION_ENV } from '../core/function-env';
 
 export interface ImportDropProps {
   readonly projectRoot: string;
@@ -96,9 +97,9 @@ export class ImportDrop extends Construct {
     });
 
     const environment = {
-      TABLE_NAME: props.table.tableName,
-      DISPLAY_TIME_ZONE: props.displayTimeZone,
-      ...(props.checkFiles ? { FILES_BUCKET: props.filesBucket.bucketName } : {}),
+      [FUNCTION_ENV.tableName]: props.table.tableName,
+      [FUNCTION_ENV.displayTimeZone]: props.displayTimeZone,
+      ...(props.checkFiles ? { [FUNCTION_ENV.filesBucket]: props.filesBucket.bucketName } : {}),
     };
     const functions = new Map<ImportStep, ApiFunction>();
     for (const [step, spec] of Object.entries(IMPORT_STEPS) as [

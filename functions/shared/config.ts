@@ -8,6 +8,7 @@ import {
   isUrlTtl,
 } from '../../core/settings';
 import { readBudgetsFromEnv, type ReadBudgets } from '../../core/read-budgets';
+import { FUNCTION_ENV } from '../../core/function-env';
 
 export interface Config {
   readonly tableName: string;
@@ -38,21 +39,21 @@ function required(env: Env, name: string): string {
 }
 
 function ttl(env: Env): number {
-  const raw = env.SIGNATURE_URL_TTL_SECONDS ?? String(URL_TTL_SECONDS.default);
+  const raw = env[FUNCTION_ENV.urlTtlSeconds] ?? String(URL_TTL_SECONDS.default);
   // Canonical digits only: Number() would also take " 300", "3e2", "0300" or "0x12c".
   if (!/^[1-9][0-9]*$/.test(raw) || !isUrlTtl(Number(raw))) {
     throw new ConfigError(
-      `SIGNATURE_URL_TTL_SECONDS must be ${URL_TTL_RULE}, got: ${JSON.stringify(raw)}`,
+      `${FUNCTION_ENV.urlTtlSeconds} must be ${URL_TTL_RULE}, got: ${JSON.stringify(raw)}`,
     );
   }
   return Number(raw);
 }
 
 function timeZone(env: Env): string {
-  const zone = env.DISPLAY_TIME_ZONE ?? DEFAULT_TIME_ZONE;
+  const zone = env[FUNCTION_ENV.displayTimeZone] ?? DEFAULT_TIME_ZONE;
   if (!isTimeZone(zone))
     throw new ConfigError(
-      `DISPLAY_TIME_ZONE must be ${TIME_ZONE_RULE}, got: ${JSON.stringify(zone)}`,
+      `${FUNCTION_ENV.displayTimeZone} must be ${TIME_ZONE_RULE}, got: ${JSON.stringify(zone)}`,
     );
   return zone;
 }
@@ -74,11 +75,11 @@ export function operatorSettingsFromEnv(env: Env): OperatorSettings {
 
 export function loadConfig(env: Env): Config {
   return {
-    tableName: required(env, 'TABLE_NAME'),
-    bucketName: required(env, 'BUCKET_NAME'),
+    tableName: required(env, FUNCTION_ENV.tableName),
+    bucketName: required(env, FUNCTION_ENV.bucketName),
     region: required(env, 'AWS_REGION'),
     ...operatorSettingsFromEnv(env),
-    dynamoDbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
-    s3Endpoint: env.S3_ENDPOINT || undefined,
+    dynamoDbEndpoint: env[FUNCTION_ENV.dynamoDbEndpoint] || undefined,
+    s3Endpoint: env[FUNCTION_ENV.s3Endpoint] || undefined,
   };
 }

@@ -8,6 +8,7 @@ import { createDocumentClient } from './document-client';
 import type { StepDeps } from '../../import/steps/step';
 import { ConfigError } from './config';
 import { isTimeZone, DEFAULT_TIME_ZONE } from '../../core/settings';
+import { FUNCTION_ENV } from '../../core/function-env';
 
 type Env = Record<string, string | undefined>;
 
@@ -41,25 +42,27 @@ export function positiveFromEnv(
 
 export function importDepsFromEnv(env: Env = process.env): StepDeps {
   const region = required(env, 'AWS_REGION');
-  const displayTimeZone = env.DISPLAY_TIME_ZONE ?? DEFAULT_TIME_ZONE;
+  const displayTimeZone = env[FUNCTION_ENV.displayTimeZone] ?? DEFAULT_TIME_ZONE;
   if (!isTimeZone(displayTimeZone))
-    throw new ConfigError(`DISPLAY_TIME_ZONE is not an IANA time zone: ${displayTimeZone}`);
-  const s3Endpoint = env.S3_ENDPOINT || undefined;
+    throw new ConfigError(
+      `${FUNCTION_ENV.displayTimeZone} is not an IANA time zone: ${displayTimeZone}`,
+    );
+  const s3Endpoint = env[FUNCTION_ENV.s3Endpoint] || undefined;
   return {
     s3: new S3Client({ region, endpoint: s3Endpoint, forcePathStyle: s3Endpoint !== undefined }),
     client: createDocumentClient({
       region,
-      endpoint: env.DYNAMODB_ENDPOINT || undefined,
+      endpoint: env[FUNCTION_ENV.dynamoDbEndpoint] || undefined,
       maxAttempts: 5,
       requestTimeoutMs: 10_000,
       environmentOnly: true,
     }),
-    tableName: required(env, 'TABLE_NAME'),
+    tableName: required(env, FUNCTION_ENV.tableName),
     displayTimeZone,
-    filesBucket: env.FILES_BUCKET || undefined,
+    filesBucket: env[FUNCTION_ENV.filesBucket] || undefined,
     audit: stdoutImportAudit,
-    partBytes: positiveFromEnv(env, 'IMPORT_PART_BYTES'),
-    writeConcurrency: positiveFromEnv(env, 'IMPORT_WRITE_CONCURRENCY'),
+    partBytes: positiveFromEnv(env, FUNCTION_ENV.importPartBytes),
+    writeConcurrency: positiveFromEnv(env, FUNCTION_ENV.importWriteConcurrency),
   };
 }
 

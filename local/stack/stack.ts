@@ -31,6 +31,8 @@ import {
   writeLocalState,
   type LocalState,
 } from './state';
+import { FUNCTION_ENV } from '../../core/function-env';
+import { DEFAULT_TIME_ZONE } from '../../core/settings';
 
 export const DEFAULT_TABLE_NAME = 'currency-exchange';
 export const DEMO_DATA_FILE = join(PROJECT_ROOT, 'local', 'demo-data.jsonl');
@@ -189,21 +191,22 @@ function functionEnv(
   env: Record<string, string | undefined>,
 ): Record<string, string | undefined> {
   return {
-    TABLE_NAME: names.tableName,
-    BUCKET_NAME: names.bucketName,
+    [FUNCTION_ENV.tableName]: names.tableName,
+    [FUNCTION_ENV.bucketName]: names.bucketName,
     AWS_REGION: 'us-east-1',
-    DYNAMODB_ENDPOINT: emulators.dynamoDb.endpoint,
-    S3_ENDPOINT: emulators.s3.endpoint,
+    [FUNCTION_ENV.dynamoDbEndpoint]: emulators.dynamoDb.endpoint,
+    [FUNCTION_ENV.s3Endpoint]: emulators.s3.endpoint,
     AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
     AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
     AWS_SESSION_TOKEN: undefined,
-    ...(env.DISPLAY_TIME_ZONE ? { DISPLAY_TIME_ZONE: env.DISPLAY_TIME_ZONE } : {}),
-    ...(env.SIGNATURE_URL_TTL_SECONDS
-      ? { SIGNATURE_URL_TTL_SECONDS: env.SIGNATURE_URL_TTL_SECONDS }
-      : {}),
-    // SPEC 8: `npm start` takes the read budgets from its environment, as a stage from -c.
+    // The operator's settings (SPEC 8's read budgets too): `npm start` takes them from its own
+    // environment, as a stage takes them from -c.
     ...Object.fromEntries(
-      Object.values(READ_BUDGET_ENV).flatMap((name) => (env[name] ? [[name, env[name]]] : [])),
+      [
+        FUNCTION_ENV.displayTimeZone,
+        FUNCTION_ENV.urlTtlSeconds,
+        ...Object.values(READ_BUDGET_ENV),
+      ].flatMap((name) => (env[name] ? [[name, env[name]]] : [])),
     ),
   };
 }
@@ -278,7 +281,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   assertNotRunning(dataDir);
   const tableName = options.tableName ?? DEFAULT_TABLE_NAME;
   const bucketName = options.bucketName ?? DEFAULT_BUCKET_NAME;
-  const displayTimeZone = env.DISPLAY_TIME_ZONE || 'UTC';
+  const displayTimeZone = env[FUNCTION_ENV.displayTimeZone] || DEFAULT_TIME_ZONE;
   const stoppers: (() => Promise<void>)[] = [];
 
   try {

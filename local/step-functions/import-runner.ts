@@ -44,6 +44,7 @@ import { loadStepFunctions } from '../../functions/sdk/local-step-functions';
 import { appendAuditEvents } from '../tools/audit-log';
 import { EMULATOR_REQUEST_TIMEOUT_MS } from '../net';
 import { s3Client } from '../s3/s3-client';
+import { FUNCTION_ENV } from '../../core/function-env';
 
 /** Local stand-ins for the stage's ARNs: the runner maps each Task to a handler by them. */
 const REGION = 'us-east-1';
@@ -210,7 +211,7 @@ export function localDropOptionsFromEnv(
   env: Record<string, string | undefined> = process.env,
 ): Pick<LocalDropOptions, 'concurrency' | 'partBytes'> {
   const concurrency = positiveFromEnv(env, 'IMPORT_CONCURRENCY', IMPORT_CONCURRENCY.max);
-  const partBytes = positiveFromEnv(env, 'IMPORT_PART_BYTES');
+  const partBytes = positiveFromEnv(env, FUNCTION_ENV.importPartBytes);
   return {
     ...(concurrency === undefined ? {} : { concurrency }),
     ...(partBytes === undefined ? {} : { partBytes }),

@@ -8,17 +8,18 @@ import { createDocumentClient } from '../../functions/shared/document-client';
 import { plural } from '../../core/plural';
 import { importFile } from '../../import/importer';
 import { EMULATOR_REQUEST_TIMEOUT_MS } from '../net';
+import { FUNCTION_ENV } from '../../core/function-env';
 
 const client = createDocumentClient({
   region: 'us-east-1',
-  endpoint: process.env.DYNAMODB_ENDPOINT!,
+  endpoint: process.env[FUNCTION_ENV.dynamoDbEndpoint]!,
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   maxAttempts: 5,
   requestTimeoutMs: EMULATOR_REQUEST_TIMEOUT_MS,
 });
 const summary = await importFile(process.argv[2]!, {
   client,
-  tableName: process.env.TABLE_NAME!,
+  tableName: process.env[FUNCTION_ENV.tableName]!,
   displayTimeZone: 'UTC',
   // One line as writing starts: the instant the crash test's kills count from.
   onProgress: (done, total) => {

@@ -1,0 +1,22 @@
+/**
+ * The names of the functions' environment variables, written once: the stack sets them
+ * (lib/api.ts, lib/import-drop.ts), the local stack points them at the emulators
+ * (local/stack/stack.ts), and the functions read them when they start (functions/shared/config.ts,
+ * functions/shared/import-deps.ts). The read budgets' own names are in core/read-budgets.ts.
+ */
+export const FUNCTION_ENV = {
+  tableName: 'TABLE_NAME',
+  /** The files bucket, whose keys the GET functions presign. */
+  bucketName: 'BUCKET_NAME',
+  /** The files bucket as the import's CheckPart sees it; unset, no file is checked. */
+  filesBucket: 'FILES_BUCKET',
+  urlTtlSeconds: 'SIGNATURE_URL_TTL_SECONDS',
+  displayTimeZone: 'DISPLAY_TIME_ZONE',
+  /** Local emulators only. */
+  dynamoDbEndpoint: 'DYNAMODB_ENDPOINT',
+  /** Local emulators only: path-style URLs. */
+  s3Endpoint: 'S3_ENDPOINT',
+  /** The import's part size and write concurrency: tests and the benchmark set them. */
+  importPartBytes: 'IMPORT_PART_BYTES',
+  importWriteConcurrency: 'IMPORT_WRITE_CONCURRENCY',
+} as const;
