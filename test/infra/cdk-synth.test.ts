@@ -92,7 +92,7 @@ test('`npx cdk synth` succeeds offline without AWS credentials and emits the sta
     expect(functions).toHaveLength(routes.length + 5);
     for (const fn of functions) {
       const asset = join(outdir, `asset.${fn.Properties.Code!.S3Key.replace(/\.zip$/, '')}`);
-      // No source map deployed: `npm run stack-trace` rebuilds it (docs/performance.md).
+      // No source map deployed: `npm run stack-trace` rebuilds it (docs/operations/alarms.md).
       expect(readdirSync(asset).sort()).toEqual(['index.mjs']);
     }
     // The staff page: its script and style bundled by esbuild during synth, index.html and

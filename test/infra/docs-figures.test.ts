@@ -1,9 +1,9 @@
 /**
- * Figures the code defines, as README.md and docs/*.md state them: every statement of such a
+ * Figures the code defines, as README.md and docs/ state them: every statement of such a
  * figure is built here from the constant that defines it (or from the synthesized template), so
  * that changing the code's figure without the docs fails here instead of misleading a reader.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENTITIES, type Entity } from '../../core/entities';
 import { MAX_ID } from '../../core/ids';
@@ -38,6 +38,15 @@ import { DEMO_OBJECT_KEYS } from '../../local/s3/s3-server';
 import { resourcesOf, synthesize, type Synthesized } from './synth';
 
 const read = (path: string) => readFileSync(join(PROJECT_ROOT, path), 'utf8');
+/** Every Markdown file under a folder, as paths from the repository root. */
+const docFiles = (dir: string): string[] =>
+  readdirSync(join(PROJECT_ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? docFiles(`${dir}/${entry.name}`)
+      : entry.name.endsWith('.md')
+        ? [`${dir}/${entry.name}`]
+        : [],
+  );
 
 const CHILD_IDS = Array.from({ length: MAX_CHILDREN }, (_, i) => i + 1);
 /** The stored size of the fixtures' record with these children, as the import counts it. */
@@ -51,7 +60,12 @@ function storedSize(entity: Entity, childIds: number[]): number {
   return itemSize(itemOf(ENTITIES[entity], parsed.record, VERSION_FOR_SIZE));
 }
 const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
-const operations = read('docs/operations.md');
+/** The runbooks the tests below read whole. */
+const usersAndAccess = read('docs/operations/users-and-access.md');
+const alarms = read('docs/operations/alarms.md');
+const firstDeploy = read('docs/operations/first-deploy.md');
+/** Every doc: README.md and each Markdown file under docs/. */
+const allDocs = ['README.md', ...docFiles('docs')].map(read).join('\n');
 
 let s: Synthesized;
 beforeAll(() => {
@@ -79,8 +93,11 @@ const mib = (bytes: number) => bytes / 1024 / 1024;
 /** [document, statement]: each statement as the document words it, built from the code's figure. */
 const STATEMENTS: [string, string][] = [
   // Token lifetimes (lib/identity.ts).
-  ['docs/operations.md', `Tokens last ${access} minutes at most, refresh tokens ${refresh} hours`],
-  ['docs/operations.md', `the refresh token (${refresh} hours)`],
+  [
+    'docs/operations/users-and-access.md',
+    `Tokens last ${access} minutes at most, refresh tokens ${refresh} hours`,
+  ],
+  ['docs/operations/users-and-access.md', `the refresh token (${refresh} hours)`],
   ['docs/security.md', `Access and ID tokens live ${access} minutes`],
   ['docs/security.md', `refresh tokens ${refresh} hours: even a token nobody revokes`],
   ['docs/security.md', `A copied access token works for up to ${access} minutes`],
@@ -88,27 +105,27 @@ const STATEMENTS: [string, string][] = [
   ['docs/architecture.md', `access token (${access} min)`],
   // Read budgets and their window (core/read-budgets.ts).
   [
-    'docs/operations.md',
+    'docs/operations/first-deploy.md',
     `| \`readBudgetCustomers\` | \`${budgets.customers}\` | customer reads per user and window before a 429, 1..${limits.budgetMax} |`,
   ],
   [
-    'docs/operations.md',
+    'docs/operations/first-deploy.md',
     `| \`readBudgetTransactions\` | \`${budgets.transactions}\` | transaction reads per user and window before a 429, 1..${limits.budgetMax} |`,
   ],
   [
-    'docs/operations.md',
+    'docs/operations/first-deploy.md',
     `| \`readBudgetWindowSeconds\` | \`${budgets.windowSeconds}\` | the window in seconds, 1..${limits.windowSecondsMax} `,
   ],
   [
-    'docs/operations.md',
+    'docs/operations/first-deploy.md',
     `| \`READ_BUDGET_CUSTOMERS\` | \`${budgets.customers}\` | customer reads per user and window before 429 (SPEC 8), 1 to ${limits.budgetMax} |`,
   ],
   [
-    'docs/operations.md',
+    'docs/operations/first-deploy.md',
     `| \`READ_BUDGET_TRANSACTIONS\` | \`${budgets.transactions}\` | transaction reads per user and window, 1 to ${limits.budgetMax} |`,
   ],
   [
-    'docs/operations.md',
+    'docs/operations/first-deploy.md',
     `| \`READ_BUDGET_WINDOW_SECONDS\` | \`${budgets.windowSeconds}\` | the budgets' window, 1 to ${limits.windowSecondsMax} s |`,
   ],
   [
@@ -121,21 +138,21 @@ const STATEMENTS: [string, string][] = [
   ],
   // Presigned URL lifetime (core/settings.ts).
   [
-    'docs/operations.md',
+    'docs/operations/first-deploy.md',
     `| \`signatureUrlTtlSeconds\` | \`${ttl.default}\` | lifetime of presigned file URLs, ${ttl.min}..${ttl.max} s`,
   ],
   [
-    'docs/operations.md',
+    'docs/operations/first-deploy.md',
     `| \`SIGNATURE_URL_TTL_SECONDS\` | \`${ttl.default}\` | lifetime of presigned file URLs, ${ttl.min} to ${ttl.max} |`,
   ],
-  ['docs/operations.md', `a TTL outside ${ttl.min}..${ttl.max}`],
+  ['docs/operations/first-deploy.md', `a TTL outside ${ttl.min}..${ttl.max}`],
   [
     'docs/security.md',
     `TTL at most ${ttl.max} s.** \`SIGNATURE_URL_TTL_SECONDS\` (default ${ttl.default})`,
   ],
   ['docs/security.md', `\`X-Amz-Expires\` over ${ttl.max}`],
   ['docs/api.md', `\`X-Amz-Expires\` of ${ttl.min} to ${ttl.max}`],
-  ['docs/architecture.md', `a TTL of at most ${ttl.max} s`],
+  ['docs/security.md', `a TTL of at most ${ttl.max} s`],
   ['README.md', `paste one into a browser within ${ttl.default / 60} minutes`],
   // Ids (core/ids.ts).
   ['docs/api.md', `are at most 2^${idBits}−1`],
@@ -144,18 +161,27 @@ const STATEMENTS: [string, string][] = [
   ['docs/import.md', `JSON integers of at most 2^${idBits}−1`],
   // The import (stage/settings.ts, lib/import-drop.ts, import/, core/records.ts).
   [
-    'docs/operations.md',
+    'docs/operations/first-deploy.md',
     `| \`importConcurrency\` | \`${IMPORT_CONCURRENCY.default}\` | parts of an import file checked or written at once, 1..${IMPORT_CONCURRENCY.max} `,
   ],
   ['docs/import.md', `\`IMPORT_PART_BYTES\`, default ${mib(DEFAULT_PART_BYTES)} MiB`],
   [
-    'docs/operations.md',
+    'docs/operations/first-deploy.md',
     `| \`tableWarmWritesPerSecond\` | none (a new on-demand table's ${n(TABLE_WARM_WRITES.min)}) | the table's warm write throughput for a backfill, ${TABLE_WARM_WRITES.min}..${TABLE_WARM_WRITES.max};`,
   ],
-  ['docs/operations.md', `\`-c tableWarmWritesPerSecond=${TABLE_WARM_WRITES.max}\``],
-  ['docs/operations.md', `${IMPORT_STEPS.WritePart.timeoutSeconds / 60} minutes (Lambda's most)`],
-  ['docs/operations.md', `A WritePart stops ${WRITE_STOP_MARGIN_MS / 1000} s before its limit`],
-  ['docs/operations.md', `at their next save (every ${WRITE_SAVE_MS / 1000} s)`],
+  [
+    'docs/operations/loading-records.md',
+    `\`-c tableWarmWritesPerSecond=${TABLE_WARM_WRITES.max}\``,
+  ],
+  [
+    'docs/operations/loading-records.md',
+    `${IMPORT_STEPS.WritePart.timeoutSeconds / 60} minutes (Lambda's most)`,
+  ],
+  [
+    'docs/operations/loading-records.md',
+    `A WritePart stops ${WRITE_STOP_MARGIN_MS / 1000} s before its limit`,
+  ],
+  ['docs/operations/loading-records.md', `at their next save (every ${WRITE_SAVE_MS / 1000} s)`],
   ['docs/import.md', `${WRITE_CONCURRENCY} groups at a time per part in a stage`],
   ['docs/import.md', `shares ${WRITE_CONCURRENCY} groups at a time among the parts it writes`],
   ['docs/import.md', `a line at most ${mib(MAX_LINE_BYTES)} MiB`],
@@ -195,16 +221,16 @@ const STATEMENTS: [string, string][] = [
   ],
   // Stage throttle (lib/api.ts) and the functions (lib/api-function.ts).
   [
-    'docs/operations.md',
+    'docs/operations/alarms.md',
     `the stage's limit (${throttle.rateLimit} requests/s, burst ${throttle.burstLimit})`,
   ],
-  ['docs/operations.md', `the stage allows ${throttle.rateLimit}/s`],
+  ['docs/operations/alarms.md', `the stage allows ${throttle.rateLimit}/s`],
   [
     'docs/security.md',
     `the stage throttle (${throttle.rateLimit} requests/s, burst ${throttle.burstLimit})`,
   ],
   [
-    'docs/architecture.md',
+    'docs/decisions/0024-function-memory-timeout-and-throttle.md',
     `Stage throttling (${throttle.rateLimit} requests/s, burst ${throttle.burstLimit}`,
   ],
   [
@@ -215,23 +241,26 @@ const STATEMENTS: [string, string][] = [
     'docs/api.md',
     `API Gateway's throttle (${throttle.rateLimit} a second, bursts of ${throttle.burstLimit})`,
   ],
-  ['docs/operations.md', `the third of a core a ${ApiFunction.MEMORY_MB} MB Lambda gets`],
+  ['docs/operations/alarms.md', `the third of a core a ${ApiFunction.MEMORY_MB} MB Lambda gets`],
   // Alarm thresholds (lib/monitoring.ts THRESHOLDS) and the top readers (lib/audit.ts).
-  ['docs/operations.md', `Periods are ${period} minutes`],
-  ['docs/operations.md', `more than ${THRESHOLDS.route5xxAbove} answers of 5xx in ${period} min`],
+  ['docs/operations/alarms.md', `Periods are ${period} minutes`],
   [
-    'docs/operations.md',
+    'docs/operations/alarms.md',
+    `more than ${THRESHOLDS.route5xxAbove} answers of 5xx in ${period} min`,
+  ],
+  [
+    'docs/operations/alarms.md',
     `p99 over ${THRESHOLDS.routeP99.toSeconds()} s for ${THRESHOLDS.routeP99Periods} periods in a row (${THRESHOLDS.routeP99Periods * period} min)`,
   ],
   [
-    'docs/operations.md',
+    'docs/operations/alarms.md',
     `slowest invocation over ${THRESHOLDS.durationNearTimeout.toSeconds()} s (${(100 * THRESHOLDS.durationNearTimeout.toMilliseconds()) / ApiFunction.TIMEOUT.toMilliseconds()} % of the ${ApiFunction.TIMEOUT.toSeconds()} s timeout)`,
   ],
   [
-    'docs/operations.md',
+    'docs/operations/alarms.md',
     `${THRESHOLDS.authRefusalsAtLeast} or more 401/403 answers in ${period} min`,
   ],
-  ['docs/operations.md', `the widget shows the ${TOP_READERS} largest`],
+  ['docs/operations/alarms.md', `the widget shows the ${TOP_READERS} largest`],
 ];
 
 test.each(STATEMENTS)('%s states the figure the code has: %s', (path, statement) => {
@@ -243,7 +272,7 @@ test('the alarms with no tolerance say "any"', () => {
   expect(THRESHOLDS.functionErrorsAbove).toBe(0);
   expect(THRESHOLDS.functionThrottlesAbove).toBe(0);
   expect(THRESHOLDS.dynamoReadThrottlesAbove).toBe(0);
-  expect(flat('docs/operations.md')).toContain(
+  expect(flat('docs/operations/alarms.md')).toContain(
     '| `Table-Read-Throttled-Events` | any throttled read |',
   );
 });
@@ -259,11 +288,20 @@ test('log retention: every log group of the stack keeps what the docs say', () =
   expect(retention).toBe(IMPORT_RETENTION.reportsDays);
   const years = Math.round(retention / 365.25);
   for (const [path, statement] of [
-    ['docs/operations.md', `The function log groups and the access log keep ${n(retention)} days`],
-    ['docs/operations.md', `in the import functions' log groups, kept ${n(retention)} days`],
+    [
+      'docs/operations/users-and-access.md',
+      `The function log groups and the access log keep ${n(retention)} days`,
+    ],
+    [
+      'docs/operations/loading-records.md',
+      `in the import functions' log groups, kept ${n(retention)} days`,
+    ],
     ['docs/security.md', `Both log groups keep ${n(retention)} days (${years} years)`],
     ['docs/security.md', `Kept ${n(retention)} days (SPEC 8)`],
-    ['docs/architecture.md', `Logs are kept ${n(retention)} days (${years} years`],
+    [
+      'docs/decisions/0024-function-memory-timeout-and-throttle.md',
+      `Logs are kept ${n(retention)} days (${years} years`,
+    ],
     ['docs/architecture.md', `keep them ${n(retention)} days`],
   ] as const)
     expect({ path, statement, found: flat(path).includes(statement) }).toMatchObject({
@@ -272,21 +310,22 @@ test('log retention: every log group of the stack keeps what the docs say', () =
 });
 
 test('the access token lifetime', () => {
-  expect(operations).toContain(`valid for ${TOKEN_VALIDITY.toMinutes()} minutes`);
-  expect(operations).not.toMatch(/valid for one hour/);
+  expect(usersAndAccess).toContain(`valid for ${TOKEN_VALIDITY.toMinutes()} minutes`);
+  expect(allDocs).not.toMatch(/valid for one hour/);
 });
 
 test('the operations the DynamoDB system-error alarm sums', () => {
   const names = TABLE_OPERATIONS.join(', ').replace(/, (\w+)$/, ' or $1');
-  expect(operations).toContain(`any internal error of ${names}`);
-  expect(operations).toContain(TABLE_OPERATIONS.map((op) => `FILL(systemError${op},0)`).join('+'));
+  expect(alarms).toContain(`any internal error of ${names}`);
+  expect(alarms).toContain(TABLE_OPERATIONS.map((op) => `FILL(systemError${op},0)`).join('+'));
 });
 
 /** The deploy guide, from its heading to the next section of the same level. */
 function deploySection(): string {
-  const start = operations.indexOf('## Deploying to AWS');
-  const end = operations.indexOf('\n## ', start + 1);
-  return operations.slice(start, end);
+  const start = firstDeploy.indexOf('## Deploying to AWS');
+  expect(start).toBeGreaterThanOrEqual(0);
+  const end = firstDeploy.indexOf('\n## ', start + 1);
+  return firstDeploy.slice(start, end);
 }
 
 test('the deploy guide uploads every demo file the demo data points to, as the local stack does', () => {
@@ -315,7 +354,7 @@ test('the cost table counts the alarms and alarm metrics the stack synthesizes',
       ).length ?? 1),
     0,
   );
-  const section = flat('docs/operations.md');
+  const section = flat('docs/operations/costs.md');
   expect(section).toContain(
     `| CloudWatch alarms: ${alarms.length} alarms, ${metrics} alarm metrics (math alarms count each metric) | $0.10 per standard-resolution alarm metric | $${(metrics * 0.1).toFixed(2)} |`,
   );

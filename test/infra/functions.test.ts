@@ -88,7 +88,7 @@ describe('bundles', () => {
     for (const [routeId, , fn] of functionsByRoute()) {
       expect(fn.Properties!.Handler).toBe('index.handler');
       const dir = bundleDir(fn);
-      // No map deployed: `npm run stack-trace` rebuilds it (docs/performance.md).
+      // No map deployed: `npm run stack-trace` rebuilds it (docs/operations/alarms.md).
       expect(readdirSync(dir)).toEqual(['index.mjs']);
       const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
       // ESM: an export statement, and the createRequire banner for CommonJS dependencies.

@@ -199,8 +199,11 @@ describe.each([
       expect(reason).not.toMatch(/compromised credentials are blocked at sign-in/);
     });
 
-    test('docs/operations.md states it word for word', () => {
-      const operations = readFileSync(join(PROJECT_ROOT, 'docs', 'operations.md'), 'utf8');
+    test('docs/operations/users-and-access.md states it word for word', () => {
+      const operations = readFileSync(
+        join(PROJECT_ROOT, 'docs', 'operations', 'users-and-access.md'),
+        'utf8',
+      );
       const reason = flowsOf(get().stack.identity);
       const flat = operations.replace(/\s+/g, ' ');
       expect({ inDocs: flat.includes(reason), reason }).toEqual({ inDocs: true, reason });

@@ -1,7 +1,8 @@
 /**
  * The import drop in the template (SPEC 9, lib/import-drop.ts): the bucket, the rule that starts
  * an import, the workflow as synthesized (checked by a real ASL validator), who may write records,
- * the alarm, the saved change queries, and the operator policy docs/operations.md gives.
+ * the alarm, the saved change queries, and the operator policy docs/operations/loading-records.md
+ * gives.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -257,8 +258,8 @@ test('the workflow logs under /aws/vendedlogs/ and names no partition of its own
   expect(definition).not.toMatch(/arn:aws:/);
 });
 
-test('docs/operations.md gives the operator exactly what `npm run import -- --stage` calls', () => {
-  const docs = readFileSync(join(PROJECT_ROOT, 'docs', 'operations.md'), 'utf8');
+test('docs/operations/loading-records.md gives the operator exactly what `npm run import -- --stage` calls', () => {
+  const docs = readFileSync(join(PROJECT_ROOT, 'docs', 'operations', 'loading-records.md'), 'utf8');
   const block = /\*\*The operator's policy\*\*[\s\S]*?```json\n([\s\S]*?)```/.exec(docs)![1]!;
   const statements = (JSON.parse(block) as { Statement: Json[] }).Statement;
   const granted = statements.flatMap((st) =>

@@ -148,7 +148,7 @@ describe('what is in the bundles', () => {
     },
   );
 
-  // docs/operations.md says a trace has no DynamoDB subsegment: true while nothing instruments
+  // docs/operations/alarms.md says a trace has no DynamoDB subsegment: true while nothing instruments
   // the SDK. Adding a tracer fails here, and the docs and alarm descriptions must change with it.
   test.each(routes.map((r) => r.id))('%s: nothing instruments the AWS SDK for X-Ray', (route) => {
     const inputs = Object.keys(bundles.get(route)!.metafile.inputs);

@@ -418,7 +418,7 @@ describe.each(stages)('math alarms fire on one series alone, %s', (_name, get) =
 /**
  * Issue 17: traces as they are. HTTP APIs send no traces to X-Ray and nothing in the bundles
  * instruments the SDK (lambda-bundles.test.ts), so a trace holds Lambda's segments only; the
- * alarm descriptions and docs/operations.md say so and promise nothing more.
+ * alarm descriptions and docs/operations/alarms.md say so and promise nothing more.
  */
 describe.each(stages)('what a trace holds, %s', (_name, get) => {
   test('the API is an HTTP API (no X-Ray tracing in API Gateway): no REST API or stage to trace', () => {
@@ -444,12 +444,11 @@ describe.each(stages)('what a trace holds, %s', (_name, get) => {
   });
 });
 
-test('docs/operations.md says what a trace holds, and not that it follows API Gateway or the DynamoDB call', () => {
-  const docs = readFileSync(join(PROJECT_ROOT, 'docs/operations.md'), 'utf8');
-  const section = docs.slice(
-    docs.indexOf('### Following a request'),
-    docs.indexOf('```', docs.indexOf('### Following a request')),
-  );
+test('docs/operations/alarms.md says what a trace holds, and not that it follows API Gateway or the DynamoDB call', () => {
+  const docs = readFileSync(join(PROJECT_ROOT, 'docs/operations/alarms.md'), 'utf8');
+  const start = docs.indexOf('\n## Following a request\n');
+  expect(start).toBeGreaterThanOrEqual(0);
+  const section = docs.slice(start, docs.indexOf('```', start));
   const prose = section.replace(/\s+/g, ' ');
   for (const said of [
     "It holds Lambda's segments only",

@@ -8,14 +8,23 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../../core/project-root';
 
-/** The docs: README.md and every Markdown file of docs/, as paths from the repository root. */
-const DOCS = [
-  'README.md',
-  ...readdirSync(join(PROJECT_ROOT, 'docs'))
-    .filter((file) => file.endsWith('.md'))
-    .sort()
-    .map((file) => `docs/${file}`),
-];
+/** Every Markdown file under a folder of the repository, its subfolders included. */
+const markdownUnder = (dir: string): string[] =>
+  readdirSync(join(PROJECT_ROOT, dir), { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? markdownUnder(`${dir}/${entry.name}`)
+        : entry.name.endsWith('.md')
+          ? [`${dir}/${entry.name}`]
+          : [],
+    );
+
+/**
+ * The docs: README.md, every Markdown file under docs/ (runbooks and decisions included), and the
+ * READMEs a reader meets beside the code, as paths from the repository root.
+ */
+const DOCS = ['README.md', ...markdownUnder('docs'), 'bench/README.md', 'functions/sdk/README.md'];
 
 const read = (file: string): string => readFileSync(join(PROJECT_ROOT, file), 'utf8');
 
@@ -140,6 +149,8 @@ function badLinks(file: string, markdown: string): string[] {
 
 test('no link in README.md or docs/ leaves the repository or points to a file or heading that is not there', () => {
   expect(DOCS).toContain('docs/contract.md');
+  expect(DOCS).toContain('docs/operations/loading-records.md');
+  expect(DOCS).toContain('docs/decisions/README.md');
   expect(DOCS.flatMap((file) => badLinks(file, read(file)))).toEqual([]);
 });
 
