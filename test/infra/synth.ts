@@ -1,7 +1,9 @@
 /**
  * Synthesizes the app the way `cdk synth` does (same createApp, same cdk.json context) into a
- * temporary directory, once per test file. Bundling is skipped unless a test inspects the
- * bundles: the template is the same either way, and esbuild is the slow part of a synth.
+ * temporary directory. Each variant (options) is synthesized once per module registry: the checks
+ * of test/infra/checks/ all run in one (test/infra/stack.test.ts), so each stage variant is
+ * synthesized once per run and every check reads it. Bundling is skipped unless a check inspects
+ * the bundles: the template is the same either way, and esbuild is the slow part of a synth.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,7 +39,6 @@ export interface Synthesized {
   readonly outdir: string;
   /** CloudFormation logical id of a construct's default resource (or of the resource itself). */
   logicalId(construct: { node: { defaultChild?: unknown } }): string;
-  cleanup(): void;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- CloudFormation properties are free-form JSON
@@ -55,10 +56,31 @@ export interface CfnTemplate {
   Outputs?: Record<string, { Value: unknown }>;
 }
 
+const syntheses = new Map<string, Synthesized>();
+const outdirs: string[] = [];
+
+/** The app synthesized with `options`: built on the first call, the same object after. */
 export function synthesize(
   options: { bundle?: boolean; context?: Record<string, unknown> } = {},
 ): Synthesized {
+  const key = JSON.stringify([options.bundle ?? false, options.context ?? {}]);
+  let found = syntheses.get(key);
+  if (!found) syntheses.set(key, (found = synthesizeOnce(options)));
+  return found;
+}
+
+/** Removes every synthesized output of this module registry (its checks' last afterAll). */
+export function removeSyntheses(): void {
+  for (const outdir of outdirs.splice(0)) rmSync(outdir, { recursive: true, force: true });
+  syntheses.clear();
+}
+
+function synthesizeOnce(options: {
+  bundle?: boolean;
+  context?: Record<string, unknown>;
+}): Synthesized {
   const outdir = mkdtempSync(join(tmpdir(), 'cdk-test-'));
+  outdirs.push(outdir);
   const context: Record<string, unknown> = { ...CDK_JSON_CONTEXT, ...options.context };
   if (!options.bundle) context['aws:cdk:bundling-stacks'] = [];
   const { app, stack } = createApp({ outdir, context });
@@ -77,7 +99,6 @@ export function synthesize(
       >[0];
       return stack.resolve(stack.getLogicalId(element)) as string;
     },
-    cleanup: () => rmSync(outdir, { recursive: true, force: true }),
   };
 }
 
@@ -102,7 +123,7 @@ export function onlyResource(json: CfnTemplate, type: string): [string, CfnResou
 }
 
 /**
- * The default stage and a disposable dev stage, synthesized once for the calling test file:
+ * The default stage and a disposable dev stage (synthesized once per run):
  * `describe.each(bothStages())('%s', (name, get) => ...)`.
  */
 export function bothStages() {
@@ -111,10 +132,6 @@ export function bothStages() {
   beforeAll(() => {
     prod = synthesize();
     dev = synthesize({ context: DISPOSABLE_DEV_CONTEXT });
-  });
-  afterAll(() => {
-    prod?.cleanup();
-    dev?.cleanup();
   });
   return [
     ['default stage', () => prod!],

@@ -1,13 +1,12 @@
 /** The HTTP API: authorizer on every route, routes from stage/routes.ts, throttling, access logs. */
-import { routes } from '../../stage/routes';
-import { ACCESS_LOG_FIELDS, DEFAULT_THROTTLE } from '../../lib/api';
-import { onlyResource, resourcesOf, synthesize, type Synthesized } from './synth';
+import { routes } from '../../../stage/routes';
+import { ACCESS_LOG_FIELDS, DEFAULT_THROTTLE } from '../../../lib/api';
+import { onlyResource, resourcesOf, synthesize, type Synthesized } from '../synth';
 
 let s: Synthesized;
 beforeAll(() => {
   s = synthesize();
 });
-afterAll(() => s?.cleanup());
 
 test('every route requires the Cognito JWT authorizer: issuer = the user pool, audience = the app client only', () => {
   const poolId = s.logicalId(s.stack.identity.userPool);

@@ -6,10 +6,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
-import { ApiFunction, BUNDLING } from '../../lib/api-function';
-import { esbuildOptions } from '../../lib/esbuild-options';
-import { routes } from '../../stage/routes';
-import { PROJECT_ROOT } from '../../core/project-root';
+import { ApiFunction, BUNDLING } from '../../../lib/api-function';
+import { esbuildOptions } from '../../../lib/esbuild-options';
+import { routes } from '../../../stage/routes';
+import { PROJECT_ROOT } from '../../../core/project-root';
 import {
   resourcesOf,
   resourcesUnder,
@@ -17,13 +17,12 @@ import {
   type CfnResource,
   type Json,
   type Synthesized,
-} from './synth';
+} from '../synth';
 
 let s: Synthesized;
 beforeAll(() => {
   s = synthesize({ bundle: true });
 }, 120_000);
-afterAll(() => s?.cleanup());
 
 function functionsByRoute(): [string, string, CfnResource][] {
   return routes.map((route) => {

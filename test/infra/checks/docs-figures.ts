@@ -5,37 +5,37 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENTITIES, type Entity } from '../../core/entities';
-import { MAX_ID } from '../../core/ids';
-import { MAX_ITEM_BYTES, VERSION_FOR_SIZE, itemOf, itemSize } from '../../core/layout';
-import { createTimeCodec } from '../../core/times';
-import { createLineParser } from '../../import/records';
-import { currencyLine, customer, line, riskAssessment, transaction } from '../fixtures';
-import { DEFAULT_READ_BUDGETS, READ_BUDGET_LIMITS } from '../../core/read-budgets';
-import { MAX_CHILDREN } from '../../core/records';
-import { URL_TTL_SECONDS } from '../../core/settings';
-import { WRITE_CONCURRENCY } from '../../import/importer';
-import { MAX_LINE_BYTES } from '../../import/lines';
-import { DEFAULT_PART_BYTES, MAX_LISTED_PROBLEMS } from '../../import/parts';
-import { DEFAULT_THROTTLE } from '../../lib/api';
-import { ApiFunction } from '../../lib/api-function';
-import { TOP_READERS } from '../../lib/audit';
-import { REFRESH_TOKEN_VALIDITY, TOKEN_VALIDITY } from '../../lib/identity';
+import { ENTITIES, type Entity } from '../../../core/entities';
+import { MAX_ID } from '../../../core/ids';
+import { MAX_ITEM_BYTES, VERSION_FOR_SIZE, itemOf, itemSize } from '../../../core/layout';
+import { createTimeCodec } from '../../../core/times';
+import { createLineParser } from '../../../import/records';
+import { currencyLine, customer, line, riskAssessment, transaction } from '../../fixtures';
+import { DEFAULT_READ_BUDGETS, READ_BUDGET_LIMITS } from '../../../core/read-budgets';
+import { MAX_CHILDREN } from '../../../core/records';
+import { URL_TTL_SECONDS } from '../../../core/settings';
+import { WRITE_CONCURRENCY } from '../../../import/importer';
+import { MAX_LINE_BYTES } from '../../../import/lines';
+import { DEFAULT_PART_BYTES, MAX_LISTED_PROBLEMS } from '../../../import/parts';
+import { DEFAULT_THROTTLE } from '../../../lib/api';
+import { ApiFunction } from '../../../lib/api-function';
+import { TOP_READERS } from '../../../lib/audit';
+import { REFRESH_TOKEN_VALIDITY, TOKEN_VALIDITY } from '../../../lib/identity';
 import {
   AUDIT_RETENTION_DAYS,
   FILES_RETENTION,
   IMPORT_RETENTION,
   INCOMPLETE_UPLOAD_DAYS,
-} from '../../core/retention';
-import { MAX_REFRESH_TOKENS_PER_USER } from '../../local/cognito/refresh-tokens';
-import { LOCAL_AUDIT_RETENTION_DAYS } from '../../local/tools/audit-log';
-import { TABLE_OPERATIONS, THRESHOLDS } from '../../lib/monitoring';
-import { PROJECT_ROOT } from '../../core/project-root';
-import { IMPORT_CONCURRENCY, TABLE_WARM_WRITES } from '../../stage/settings';
-import { IMPORT_STEPS } from '../../import/steps/step';
-import { WRITE_SAVE_MS, WRITE_STOP_MARGIN_MS } from '../../import/steps/write-part';
-import { DEMO_OBJECT_KEYS } from '../../local/s3/s3-server';
-import { resourcesOf, synthesize, type Synthesized } from './synth';
+} from '../../../core/retention';
+import { MAX_REFRESH_TOKENS_PER_USER } from '../../../local/cognito/refresh-tokens';
+import { LOCAL_AUDIT_RETENTION_DAYS } from '../../../local/tools/audit-log';
+import { TABLE_OPERATIONS, THRESHOLDS } from '../../../lib/monitoring';
+import { PROJECT_ROOT } from '../../../core/project-root';
+import { IMPORT_CONCURRENCY, TABLE_WARM_WRITES } from '../../../stage/settings';
+import { IMPORT_STEPS } from '../../../import/steps/step';
+import { WRITE_SAVE_MS, WRITE_STOP_MARGIN_MS } from '../../../import/steps/write-part';
+import { DEMO_OBJECT_KEYS } from '../../../local/s3/s3-server';
+import { resourcesOf, synthesize, type Synthesized } from '../synth';
 
 const read = (path: string) => readFileSync(join(PROJECT_ROOT, path), 'utf8');
 /** Every Markdown file under a folder, as paths from the repository root. */
@@ -71,7 +71,6 @@ let s: Synthesized;
 beforeAll(() => {
   s = synthesize();
 });
-afterAll(() => s?.cleanup());
 
 /** A document with every run of white space (line breaks, table padding) made one space. */
 const flat = (path: string) => read(path).replace(/\s+/g, ' ');

@@ -7,18 +7,14 @@ import { Validations } from 'aws-cdk-lib';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { createApp } from '../../lib/app';
-import { CDK_JSON_CONTEXT, synthesize, type Synthesized, DISPOSABLE_DEV_CONTEXT } from './synth';
+import { createApp } from '../../../lib/app';
+import { CDK_JSON_CONTEXT, synthesize, type Synthesized, DISPOSABLE_DEV_CONTEXT } from '../synth';
 
 let s: Synthesized;
 let dev: Synthesized;
 beforeAll(() => {
   s = synthesize();
   dev = synthesize({ context: DISPOSABLE_DEV_CONTEXT });
-});
-afterAll(() => {
-  s?.cleanup();
-  dev?.cleanup();
 });
 const stages = [
   ['default stage', () => s],

@@ -5,12 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createApp } from '../../lib/app';
-import { TABLE_OPERATIONS, THRESHOLDS, TRACES } from '../../lib/monitoring';
-import { routes } from '../../stage/routes';
-import { SettingsError } from '../../stage/settings';
-import { PROJECT_ROOT } from '../../core/project-root';
-import { makeStage } from '../../stage/stage';
+import { createApp } from '../../../lib/app';
+import { TABLE_OPERATIONS, THRESHOLDS, TRACES } from '../../../lib/monitoring';
+import { routes } from '../../../stage/routes';
+import { SettingsError } from '../../../stage/settings';
+import { PROJECT_ROOT } from '../../../core/project-root';
+import { makeStage } from '../../../stage/stage';
 import {
   bothStages,
   CDK_JSON_CONTEXT,
@@ -19,7 +19,7 @@ import {
   type CfnTemplate,
   type Json,
   type Synthesized,
-} from './synth';
+} from '../synth';
 
 const stages = bothStages();
 const [[, prod], [, dev]] = stages;

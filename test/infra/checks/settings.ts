@@ -1,15 +1,15 @@
 /** Deploy-time settings from CDK context: they reach the functions and CORS, and bad ones stop synth. */
 import { App } from 'aws-cdk-lib';
-import { createApp } from '../../lib/app';
-import { DEFAULT_SETTINGS, settingsFromContext, settingsToContext } from '../../stage/settings';
-import { stageFromContext } from '../../stage/stage';
+import { createApp } from '../../../lib/app';
+import { DEFAULT_SETTINGS, settingsFromContext, settingsToContext } from '../../../stage/settings';
+import { stageFromContext } from '../../../stage/stage';
 import {
   CDK_JSON_CONTEXT,
   onlyResource,
   resourcesUnder,
   synthesize,
   type Synthesized,
-} from './synth';
+} from '../synth';
 
 let s: Synthesized;
 beforeAll(() => {
@@ -25,7 +25,6 @@ beforeAll(() => {
     },
   });
 });
-afterAll(() => s?.cleanup());
 
 test('the documented defaults are in code, none in cdk.json: TTL 300 s, UTC, no CORS, SPEC 8 read budgets', () => {
   // A setting in cdk.json would count as given on every deploy and undo a stage's own
@@ -56,12 +55,8 @@ test("a backfill's warm write throughput reaches the table only when asked for",
     onlyResource(synth.json, 'AWS::DynamoDB::Table')[1].Properties!;
   expect(table(s).WarmThroughput).toBeUndefined();
   const warm = synthesize({ context: { tableWarmWritesPerSecond: '40000' } });
-  try {
-    // Writes only: the import reads nothing (a record is one PutItem, core/layout.ts).
-    expect(table(warm).WarmThroughput).toEqual({ WriteUnitsPerSecond: 40_000 });
-  } finally {
-    warm.cleanup();
-  }
+  // Writes only: the import reads nothing (a record is one PutItem, core/layout.ts).
+  expect(table(warm).WarmThroughput).toEqual({ WriteUnitsPerSecond: 40_000 });
 });
 
 test('threat protection: enforced by default, audited by default in a disposable stage, -c overrides', () => {
@@ -91,16 +86,12 @@ test('context values reach every function environment', () => {
 
 test('without read-budget context the functions get the SPEC 8 defaults', () => {
   const defaults = synthesize();
-  try {
-    for (const [, fn] of resourcesUnder(defaults.json, 'AWS::Lambda::Function', 'Api')) {
-      expect(fn.Properties!.Environment.Variables).toMatchObject({
-        READ_BUDGET_CUSTOMERS: '60',
-        READ_BUDGET_TRANSACTIONS: '300',
-        READ_BUDGET_WINDOW_SECONDS: '300',
-      });
-    }
-  } finally {
-    defaults.cleanup();
+  for (const [, fn] of resourcesUnder(defaults.json, 'AWS::Lambda::Function', 'Api')) {
+    expect(fn.Properties!.Environment.Variables).toMatchObject({
+      READ_BUDGET_CUSTOMERS: '60',
+      READ_BUDGET_TRANSACTIONS: '300',
+      READ_BUDGET_WINDOW_SECONDS: '300',
+    });
   }
 });
 

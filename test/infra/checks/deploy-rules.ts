@@ -4,9 +4,9 @@
  * synthesized stages. Each rule names the AWS page or public issue it comes from, so that the
  * next review's findings become rules beside these.
  */
-import { ENTITIES, filePrefixesOf } from '../../core/entities';
-import { routes } from '../../stage/routes';
-import { makeStage } from '../../stage/stage';
+import { ENTITIES, filePrefixesOf } from '../../../core/entities';
+import { routes } from '../../../stage/routes';
+import { makeStage } from '../../../stage/stage';
 import {
   definitionOf,
   DISPOSABLE_DEV_CONTEXT,
@@ -16,7 +16,7 @@ import {
   type CfnTemplate,
   type Json,
   type Synthesized,
-} from './synth';
+} from '../synth';
 
 const STAGES = [
   ['the default stage', {}],
@@ -28,7 +28,6 @@ const synths = new Map<string, Synthesized>();
 beforeAll(() => {
   for (const [name, context] of STAGES) synths.set(name, synthesize({ context }));
 }, 180_000);
-afterAll(() => synths.forEach((s) => s.cleanup()));
 
 const json = (stage: string): CfnTemplate => synths.get(stage)!.json;
 const kept = STAGES.filter(([name]) => name !== 'a disposable stage').map(([name]) => name);

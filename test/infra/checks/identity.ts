@@ -3,25 +3,21 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
-import { threatProtectionReason, type Identity } from '../../lib/identity';
-import { PROJECT_ROOT } from '../../core/project-root';
+import { threatProtectionReason, type Identity } from '../../../lib/identity';
+import { PROJECT_ROOT } from '../../../core/project-root';
 import {
   DISPOSABLE_DEV_CONTEXT,
   onlyResource,
   synthesize,
   type CfnTemplate,
   type Synthesized,
-} from './synth';
+} from '../synth';
 
 let s: Synthesized;
 let dev: Synthesized;
 beforeAll(() => {
   s = synthesize();
   dev = synthesize({ context: DISPOSABLE_DEV_CONTEXT });
-});
-afterAll(() => {
-  s?.cleanup();
-  dev?.cleanup();
 });
 
 /** What the construct says of its sign-in flows (threatProtectionReason, the docs' words). */
@@ -91,18 +87,14 @@ test('threat protection mode per stage and per -c threatProtection', () => {
   ] as const;
   for (const [context, mode] of cases) {
     const other = synthesize({ context });
-    try {
-      expect(advancedSecurityMode(other.json)).toBe(mode);
-      // Still the Plus plan and the same configured actions: only the mode changes.
-      const [, pool] = onlyResource(other.json, 'AWS::Cognito::UserPool');
-      expect(pool.Properties!.UserPoolTier).toBe('PLUS');
-      onlyResource(other.json, 'AWS::Cognito::UserPoolRiskConfigurationAttachment');
-      expect(flowsOf(other.stack.identity)).toBe(
-        threatProtectionReason(mode === 'AUDIT' ? 'audit' : 'enforced'),
-      );
-    } finally {
-      other.cleanup();
-    }
+    expect(advancedSecurityMode(other.json)).toBe(mode);
+    // Still the Plus plan and the same configured actions: only the mode changes.
+    const [, pool] = onlyResource(other.json, 'AWS::Cognito::UserPool');
+    expect(pool.Properties!.UserPoolTier).toBe('PLUS');
+    onlyResource(other.json, 'AWS::Cognito::UserPoolRiskConfigurationAttachment');
+    expect(flowsOf(other.stack.identity)).toBe(
+      threatProtectionReason(mode === 'AUDIT' ? 'audit' : 'enforced'),
+    );
   }
 });
 

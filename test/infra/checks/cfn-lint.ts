@@ -6,8 +6,8 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { STACK_NAME } from '../../lib/app';
-import { DISPOSABLE_DEV_CONTEXT, synthesize, type Synthesized } from './synth';
+import { STACK_NAME } from '../../../lib/app';
+import { DISPOSABLE_DEV_CONTEXT, synthesize, type Synthesized } from '../synth';
 
 /** What cfn-lint may report: CDK's usual W3005. */
 const EXPECTED = new Set(['W3005']);
@@ -31,7 +31,6 @@ describeWithLinter(`cfn-lint (${version ?? 'not installed'})`, () => {
   beforeAll(() => {
     synths = [synthesize(), synthesize({ context: DISPOSABLE_DEV_CONTEXT })];
   }, 180_000);
-  afterAll(() => synths.forEach((s) => s.cleanup()));
   stages.push(
     ['the default stage', () => synths[0]!, STACK_NAME],
     ['a disposable dev stage', () => synths[1]!, `${STACK_NAME}-${DISPOSABLE_DEV_CONTEXT.stage}`],

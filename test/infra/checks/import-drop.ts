@@ -7,11 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import aslValidator from 'asl-validator';
-import { IMPORT_QUERIES } from '../../lib/audit';
-import { IMPORT_RETENTION } from '../../core/retention';
-import { FILE_PREFIXES } from '../../core/file-keys';
-import { PROJECT_ROOT } from '../../core/project-root';
-import { PREFIX } from '../../import/steps/work-folder';
+import { IMPORT_QUERIES } from '../../../lib/audit';
+import { IMPORT_RETENTION } from '../../../core/retention';
+import { FILE_PREFIXES } from '../../../core/file-keys';
+import { PROJECT_ROOT } from '../../../core/project-root';
+import { PREFIX } from '../../../import/steps/work-folder';
 import {
   definitionOf,
   resourcesOf,
@@ -19,7 +19,7 @@ import {
   synthesize,
   type Json,
   type Synthesized,
-} from './synth';
+} from '../synth';
 
 let s: Synthesized;
 let few: Synthesized;
@@ -27,10 +27,6 @@ beforeAll(() => {
   s = synthesize();
   few = synthesize({ context: { importConcurrency: '3', importFileCheck: 'false' } });
 }, 120_000);
-afterAll(() => {
-  s?.cleanup();
-  few?.cleanup();
-});
 
 const list = <T>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
 

@@ -1,10 +1,10 @@
 /** The table and the buckets: the only copy of the business's records and files. */
-import { PARTITION_KEY, SORT_KEY } from '../../core/layout';
+import { PARTITION_KEY, SORT_KEY } from '../../../core/layout';
 import {
   AUDIT_RETENTION_DAYS,
   FILES_RETENTION,
   INCOMPLETE_UPLOAD_DAYS,
-} from '../../core/retention';
+} from '../../../core/retention';
 import {
   onlyResource,
   resourcesOf,
@@ -12,13 +12,12 @@ import {
   synthesize,
   type Json,
   type Synthesized,
-} from './synth';
+} from '../synth';
 
 let s: Synthesized;
 beforeAll(() => {
   s = synthesize();
 });
-afterAll(() => s?.cleanup());
 
 test('one table: pk/sk strings, on demand, PITR, deletion protection, encrypted, retained', () => {
   const [id, table] = onlyResource(s.json, 'AWS::DynamoDB::Table');
