@@ -19,6 +19,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { EntityDescriptor } from './entities';
+import { MAX_ID } from './ids';
 
 export const PARTITION_KEY = 'pk';
 export const SORT_KEY = 'sk';
@@ -108,4 +109,15 @@ function valueSize(value: unknown): number {
 /** An item's size as DynamoDB counts it against MAX_ITEM_BYTES: its attributes' names and values. */
 export function itemSize(item: Item): number {
   return Object.entries(item).reduce((n, [name, value]) => n + utf8(name) + valueSize(value), 0);
+}
+
+/**
+ * The most a record's item can count, from the length of the JSON line it was read from: a UTF-16
+ * unit is at most 3 UTF-8 bytes, and each name, number, null, boolean, list and map DynamoDB counts
+ * is no more than 3 bytes a character of its JSON; the key and version come on top (counted as a
+ * tombstone's, which also carries a flag). Only a line whose bound passes MAX_ITEM_BYTES needs
+ * counting exactly (itemSize).
+ */
+export function itemSizeBound(entity: EntityDescriptor, jsonLength: number): number {
+  return 3 * jsonLength + itemSize(tombstoneOf(entity, MAX_ID, VERSION_FOR_SIZE));
 }

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ENTITIES, type Entity } from '../core/entities';
-import { parseStoredExactJson, stringifyExactJson } from '../core/json';
+import { parseExactJson, stringifyExactJson } from '../core/json';
 import type { Item } from '../core/layout';
 import { duplicateCheck, parsedLines, problemText, type Parsed, type RecordRef } from './importer';
 import { MAX_LINE_BYTES, linesOf, type Line } from './lines';
@@ -154,7 +154,7 @@ export async function* storedRecords(chunks: AsyncIterable<Uint8Array>): AsyncGe
   for await (const line of linesOf(chunks, 1, STORED_LINE_BYTES)) {
     const bad = (why: string) => new Error(`stored record ${line.lineNo} ${why}`);
     if ('error' in line) throw bad(line.error);
-    const value = parseStoredExactJson(line.text) as {
+    const value = parseExactJson(line.text) as {
       line: bigint;
       put?: string;
       record?: Item;

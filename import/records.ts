@@ -5,7 +5,14 @@
 import { ENTITIES, type Entity, type EntityDescriptor } from '../core/entities';
 import { MAX_ID } from '../core/ids';
 import { parseExactJson } from '../core/json';
-import { MAX_ITEM_BYTES, VERSION_FOR_SIZE, itemOf, itemSize, type Item } from '../core/layout';
+import {
+  MAX_ITEM_BYTES,
+  VERSION_FOR_SIZE,
+  itemOf,
+  itemSize,
+  itemSizeBound,
+  type Item,
+} from '../core/layout';
 import { timeCheck } from '../core/records';
 import { integer, validate, type Problem } from '../core/schema';
 import type { TimeCodec } from '../core/times';
@@ -88,8 +95,11 @@ export function createLineParser(times: TimeCodec): LineParser {
     );
     if (!checked.ok) return checked;
     const record = toStored(descriptor, checked.value);
-    // SPEC 6: stored whole as one item, or refused: never cut.
-    const size = itemSize(itemOf(descriptor, record, VERSION_FOR_SIZE));
+    // SPEC 6: stored whole as one item, or refused: never cut. Counted only near the limit.
+    const size =
+      itemSizeBound(descriptor, text.length) > MAX_ITEM_BYTES
+        ? itemSize(itemOf(descriptor, record, VERSION_FOR_SIZE))
+        : 0;
     if (size > MAX_ITEM_BYTES)
       return {
         ok: false,
