@@ -1,0 +1,216 @@
+/**
+ * `npm run access` (SPEC 8) against the local stack, run as a user runs it, with real tokens from
+ * the local Cognito: what each verb changes in Cognito and in the table, that an unknown user
+ * changes nothing, usage errors, and `npm run token` for an offboarded user. When a step fails,
+ * whose clock sets nbf, and what the API then answers: access-enforced.test.ts.
+ */
+import { AdminGetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { CUSTOMER_READERS_GROUP } from '../../core/groups';
+import {
+  access,
+  accessState,
+  claims,
+  cognito,
+  command,
+  expectNotAuthorized,
+  groupsOf,
+  isEnabled,
+  refresh,
+  signIn,
+  snapshot,
+  stack,
+  staffUser,
+  useAccessStack,
+} from '../support/access-stack';
+
+useAccessStack();
+
+describe('in Cognito and in the table', () => {
+  test('the local access token carries sub, iat, username, token_use and cognito:groups', async () => {
+    const user = await staffUser('claims-check@example.com', [CUSTOMER_READERS_GROUP]);
+    const { access: token } = await signIn(user.email);
+    expect(claims(token)).toMatchObject({
+      sub: user.sub,
+      username: user.username,
+      token_use: 'access',
+      'cognito:groups': [CUSTOMER_READERS_GROUP],
+      iat: expect.any(Number),
+    });
+    expect(Number.isInteger(claims(token).iat)).toBe(true);
+  });
+
+  test('revoke: refresh tokens revoked, nbf after every token held, and a new sign-in works', async () => {
+    const user = await staffUser('revoke-cli@example.com', [CUSTOMER_READERS_GROUP]);
+    const before = await signIn(user.email);
+    expect(await refresh(before.refresh)).toEqual(expect.any(String)); // it did work
+
+    const result = await access('revoke', user.email);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    // Issue 30: the user by e-mail address (the local pool's usernames are UUIDs), the sub
+    // beside it, and the table's line once, with the instant that stands.
+    expect(user.username).not.toBe(user.email);
+    expect(result.stdout).toContain(`revoke: user ${user.email} (sub ${user.sub})`);
+    expect(result.stdout.match(/^Table: /gm)).toHaveLength(1);
+    expect(result.stdout).toContain('AdminUserGlobalSignOut');
+    expect(result.stdout).not.toContain(before.access);
+    expect(result.stdout).not.toContain(before.refresh);
+
+    const state = await accessState(user.sub);
+    const nbf = state!.nbf!;
+    expect(nbf).toBeGreaterThanOrEqual(before.iat + 1);
+    expect(state!['nbf:customer-readers']).toBeUndefined();
+    // The command returned only once the clock reached nbf.
+    expect(Date.now()).toBeGreaterThanOrEqual(nbf * 1000);
+    await expectNotAuthorized(refresh(before.refresh));
+
+    const after = await signIn(user.email);
+    expect(after.iat).toBeGreaterThanOrEqual(nbf);
+    expect(await refresh(after.refresh)).toEqual(expect.any(String));
+    expect(await groupsOf(user.username)).toEqual([CUSTOMER_READERS_GROUP]);
+  });
+
+  test('revoke by Cognito username works the same', async () => {
+    const user = await staffUser('revoke-by-username@example.com');
+    const before = await signIn(user.email);
+    const result = await access('revoke', user.username);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`revoke: user ${user.email} (sub ${user.sub})`);
+    expect((await accessState(user.sub))!.nbf).toBeGreaterThan(before.iat);
+  });
+
+  test('offboard: disabled, sign-in and refresh fail, nbf after every token held', async () => {
+    const user = await staffUser('offboard-cli@example.com', [CUSTOMER_READERS_GROUP]);
+    const before = await signIn(user.email);
+
+    const result = await access('offboard', user.email);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain('AdminDisableUser');
+    expect(result.stdout).toContain('AdminUserGlobalSignOut');
+    expect(result.stdout.match(/^Table: /gm)).toHaveLength(1);
+
+    const got = await cognito.send(
+      new AdminGetUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: user.username }),
+    );
+    expect(got.Enabled).toBe(false);
+    await expectNotAuthorized(signIn(user.email));
+    await expectNotAuthorized(refresh(before.refresh));
+    expect((await accessState(user.sub))!.nbf).toBeGreaterThanOrEqual(before.iat + 1);
+  });
+
+  test('remove-group: out of the group, nbf:customer-readers after every token held, refresh tokens kept', async () => {
+    const user = await staffUser('remove-group-cli@example.com', [CUSTOMER_READERS_GROUP]);
+    const before = await signIn(user.email);
+
+    const result = await access('remove-group', user.email, CUSTOMER_READERS_GROUP);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain('AdminRemoveUserFromGroup');
+    expect(result.stdout.match(/^Table: /gm)).toHaveLength(1);
+
+    expect(await groupsOf(user.username)).toEqual([]);
+    const state = await accessState(user.sub);
+    expect(state!['nbf:customer-readers']).toBeGreaterThanOrEqual(before.iat + 1);
+    expect(state!.nbf).toBeUndefined();
+    // Their transaction reads go on: the refresh token still works, and mints tokens without the group.
+    const refreshed = await refresh(before.refresh);
+    expect(claims(refreshed)['cognito:groups']).toBeUndefined();
+  });
+
+  test('an unknown user: a non-zero exit, a message, and nothing changed in Cognito or the table', async () => {
+    await staffUser('bystander@example.com', [CUSTOMER_READERS_GROUP]);
+    const before = await snapshot();
+    for (const args of [
+      ['revoke', 'nobody@example.com'],
+      ['offboard', 'nobody@example.com'],
+      ['remove-group', 'nobody@example.com', CUSTOMER_READERS_GROUP],
+      ['enable', 'nobody@example.com'],
+      ['add-group', 'nobody@example.com', CUSTOMER_READERS_GROUP],
+      ['revoke', '00000000-0000-4000-8000-000000000000'],
+    ]) {
+      const result = await access(...args);
+      expect([args, result.code]).toEqual([args, 1]);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^access: No such user in user pool .*nothing was changed\n$/);
+    }
+    for (const verb of ['remove-group', 'add-group']) {
+      const unknownGroup = await access(verb, 'bystander@example.com', 'no-such-group');
+      expect(unknownGroup.code).toBe(1);
+      expect(unknownGroup.stderr).toContain('No group no-such-group');
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  test.each([
+    [[]],
+    [['revoke']],
+    [['suspend', 'x@example.com']],
+    [['revoke', 'x@example.com', 'extra']],
+    [['remove-group', 'x@example.com']],
+    [['add-group', 'x@example.com']],
+    [['enable', 'x@example.com', 'extra']],
+  ])('usage errors exit 2: %j', async (args) => {
+    const result = await access(...args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('usage: npm run access --');
+  });
+
+  test('a bad verb: named in one line, then the usage, no stack trace', async () => {
+    const result = await access('suspend', 'x@example.com');
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    const [first, ...usage] = result.stderr.trimEnd().split('\n');
+    expect(first).toBe('access: unknown verb "suspend"');
+    expect(usage[0]).toMatch(/^usage: npm run access -- .*enable <user>/);
+    expect(usage.join('\n')).toContain('add-group <user> <group>');
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  test('enable: an offboarded user may sign in again; nbf moves past the enable, so no token from before it comes back', async () => {
+    const user = await staffUser('enable-cli@example.com');
+    expect((await access('offboard', user.email)).code).toBe(0);
+    const voided = await accessState(user.sub);
+
+    const result = await access('enable', user.email);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain(`enable: user ${user.email} (sub ${user.sub})`);
+    expect(result.stdout).toContain('AdminEnableUser');
+    expect(await isEnabled(user.username)).toBe(true);
+    const after = await accessState(user.sub);
+    expect(after!.nbf!).toBeGreaterThan(voided!.nbf!);
+    expect((await signIn(user.email)).iat).toBeGreaterThanOrEqual(after!.nbf!);
+    // Again: nothing left to do, and it says so.
+    expect((await access('enable', user.email)).stdout).toContain('already enabled');
+  });
+
+  test('add-group: back in the group; nbf:customer-readers is left as it was', async () => {
+    const user = await staffUser('add-group-cli@example.com', [CUSTOMER_READERS_GROUP]);
+    expect((await access('remove-group', user.email, CUSTOMER_READERS_GROUP)).code).toBe(0);
+    const voided = await accessState(user.sub);
+
+    const result = await access('add-group', user.email, CUSTOMER_READERS_GROUP);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain('AdminAddUserToGroup');
+    expect(await groupsOf(user.username)).toEqual([CUSTOMER_READERS_GROUP]);
+    expect(await accessState(user.sub)).toEqual(voided);
+    expect((await access('add-group', user.email, CUSTOMER_READERS_GROUP)).stdout).toContain(
+      `already in ${CUSTOMER_READERS_GROUP}`,
+    );
+  });
+
+  test('npm run token for an offboarded demo user: says they are disabled and how to enable them', async () => {
+    const teller = 'teller@example.com';
+    expect((await command('token', [teller])).code).toBe(0);
+    expect((await access('offboard', teller)).code).toBe(0);
+
+    const refused = await command('token', [teller]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(`"${teller}" is disabled`);
+    expect(refused.stderr).toContain(`npm run access -- enable ${teller}`);
+    expect(refused.stderr).not.toContain('unknown user');
+
+    expect((await access('enable', teller)).code).toBe(0);
+    const token = await command('token', [teller]);
+    expect(token.code).toBe(0);
+    expect(claims(token.stdout.trim()).iat).toEqual(expect.any(Number));
+  });
+});
