@@ -86,7 +86,7 @@ async function getJson<T>(s3: S3Client, bucket: string, key: string): Promise<T 
 
 /**
  * The keys under `prefix` (steps/work-folder.ts has keysUnder; the listing is here so that the operator's
- * policy test, test/infra/import-drop.test.ts, sees every call this command makes).
+ * policy test, test/infra/checks/import-drop.ts, sees every call this command makes).
  */
 async function keysOf(s3: S3Client, bucket: string, prefix: string): Promise<string[]> {
   const keys: string[] = [];

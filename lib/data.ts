@@ -24,7 +24,7 @@ export const PRIVATE_BUCKET = {
  * expires noncurrent versions. CloudFormation's S3 handler refuses a rule holding the flag alone
  * (it wants one of the expirations, transitions or AbortIncompleteMultipartUpload), and S3 refuses
  * the flag beside ExpirationInDays, ExpirationDate or a tag filter; a noncurrent-version expiration
- * is the one both accept (test/infra/deploy-rules.test.ts names the sources).
+ * is the one both accept (test/infra/checks/deploy-rules.ts names the sources).
  */
 export const EXPIRED_DELETE_MARKERS_RULE = 'expire-earlier-versions';
 

@@ -41,7 +41,7 @@ export const THREAT_PROTECTION_MODE: Record<ThreatProtection, StandardThreatProt
 
 /**
  * What happens to each sign-in flow the client allows, in each mode (Identity.signInFlows): the
- * same words in docs/operations.md and docs/security.md (test/infra/identity.test.ts holds them
+ * same words in docs/operations.md and docs/security.md (test/infra/checks/identity.ts holds them
  * together). It was the AwsSolutions-COG2 acknowledgement's reason while MFA was optional; with
  * MFA required (issue 31) COG2 has nothing to acknowledge. Sources: Cognito developer guide,
  * "Advanced security with threat protection" (compromised credentials are checked in

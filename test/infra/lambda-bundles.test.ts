@@ -1,6 +1,6 @@
 /**
  * The Lambda bundles as deployed, not only the sources: built from BUNDLING exactly as `cdk synth`
- * builds them (functions.test.ts checks the two are byte for byte the same), each run in a fresh
+ * builds them (checks/functions.ts checks the two are byte for byte the same), each run in a fresh
  * Node.js process with only what Lambda gives a function: its variables and credentials in the
  * environment, no profile, no home directory with AWS files.
  * - the SDK's default credential chain is not in them (esbuild's metafile), the stock build has it;

@@ -153,7 +153,7 @@ describe.each(stages)('%s', (name, get) => {
 
   test('saved Logs Insights queries by customer, transaction and user over both function log groups', () => {
     const s = get();
-    // The read queries (SPEC 8); the change queries of the import drop: test/infra/import-drop.test.ts.
+    // The read queries (SPEC 8); the change queries of the import drop: test/infra/checks/import-drop.ts.
     const reads = new Set(Object.keys(AUDIT_QUERIES).map((x) => `${s.stack.stackName}/audit/${x}`));
     const queries = resourcesOf(s.json, 'AWS::Logs::QueryDefinition')
       .map(([, r]) => r.Properties!)

@@ -147,6 +147,6 @@ test('the access log bucket: public access blocked, TLS-only, encrypted, retaine
       Condition: { ArnLike: { 'aws:SourceArn': sources[k] } },
     });
   expect(resourcesUnder(s.json, 'AWS::S3::Bucket', 'Data')).toHaveLength(2);
-  // + the import drop's (import-drop.test.ts) and the staff page's (staff-app.test.ts)
+  // + the import drop's (checks/import-drop.ts) and the staff page's (checks/staff-app.ts)
   expect(resourcesOf(s.json, 'AWS::S3::Bucket')).toHaveLength(4);
 });

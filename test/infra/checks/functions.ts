@@ -184,7 +184,7 @@ test("functions may only GetItem their entity's records and access state, Update
       expect(st.NotAction).toBeUndefined();
       expect(st.NotResource).toBeUndefined();
       // The conditional grants: reads of the entity's records and access state, writes of
-      // access-state items only (test/infra/audit.test.ts).
+      // access-state items only (test/infra/checks/audit.ts).
       if (st.Action === 'dynamodb:UpdateItem' || st.Action === 'dynamodb:GetItem') {
         expect(Object.keys(st.Condition).sort()).toEqual(['ForAllValues:StringLike', 'Null']);
       } else {
@@ -213,7 +213,7 @@ test("functions may only GetItem their entity's records and access state, Update
     );
     expect(granted['dynamodb:GetItem']).toEqual([tableArn]);
     expect(granted['dynamodb:UpdateItem']).toEqual([tableArn]);
-    // Which keys: test/infra/deploy-rules.test.ts, "each GET function's S3 reach".
+    // Which keys: test/infra/checks/deploy-rules.ts, "each GET function's S3 reach".
     expect(granted['s3:GetObject']!.length).toBeGreaterThan(0);
     expect(granted['logs:CreateLogStream']).toEqual([logGroupArn]);
     expect(granted['logs:PutLogEvents']).toEqual([logGroupArn]);

@@ -77,7 +77,7 @@ describe('stages', () => {
     const named = (s: Synthesized) =>
       [
         ...resourcesOf(s.json, 'AWS::CloudWatch::Alarm').map(([, r]) => r.Properties!.AlarmName),
-        // With the region: test/infra/deploy-rules.test.ts.
+        // With the region: test/infra/checks/deploy-rules.ts.
         (
           onlyResource(s.json, 'AWS::CloudWatch::Dashboard')[1].Properties!.DashboardName[
             'Fn::Join'
@@ -89,13 +89,13 @@ describe('stages', () => {
       ] as string[];
     for (const name of named(prod())) expect(name).toMatch(/^CurrencyExchangeReadApi(?!-dev)/);
     for (const name of named(dev())) expect(name).toMatch(/^CurrencyExchangeReadApi-dev\b/);
-    // Everything else is named by CloudFormation from the stack name (test/infra/api.test.ts
+    // Everything else is named by CloudFormation from the stack name (test/infra/checks/api.ts
     // checks that no physical name is hard-coded).
   });
 
   test('default: data, users and logs are retained and protected; nothing empties a bucket', () => {
     // Kept on delete and replacement; on a rolled-back create only what deletion protection
-    // keeps CloudFormation from deleting (test/infra/deploy-rules.test.ts).
+    // keeps CloudFormation from deleting (test/infra/checks/deploy-rules.ts).
     const PROTECTED = ['AWS::DynamoDB::Table', 'AWS::Cognito::UserPool'];
     for (const type of KEPT_TYPES) {
       const onDelete = PROTECTED.includes(type) ? 'Retain' : 'RetainExceptOnCreate';
@@ -210,7 +210,7 @@ describe.each(stages)('alarms, %s', (_name, get) => {
 
   test('every alarm notifies the topic on alarm and on recovery, treats missing data as fine, and says what to look at first', () => {
     const [topicId] = onlyResource(get().json, 'AWS::SNS::Topic');
-    // + read budgets met (audit.test.ts) + imports failed, timed out, aborted (import-drop.test.ts)
+    // + read budgets met (checks/audit.ts) + imports failed, timed out, aborted (checks/import-drop.ts)
     expect(alarms()).toHaveLength(routes.length * 5 + 4 + 3);
     for (const alarm of alarms()) {
       expect([
