@@ -15,6 +15,7 @@ import './checks/identity';
 import './checks/import-drop';
 import './checks/nag';
 import './checks/operations';
+import './checks/alarms';
 import './checks/settings';
 import './checks/staff-app';
 import { removeSyntheses } from './synth';
