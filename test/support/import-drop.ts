@@ -1,7 +1,7 @@
 /**
- * The local import drop and the real GET handlers, with the record helpers, for the
- * import-drop-reports and import-drop-workflow test files: each starts its own (useImportDrop),
- * and these live bindings are set by its beforeAll.
+ * The local import drop and the real GET handlers, with the record helpers, for
+ * test/integration/import-drop/: started once for both halves (useImportDrop), and these live
+ * bindings are set by its beforeAll.
  */
 import { parseExactJson, stringifyExactJson } from '../../core/json';
 import { customer, transaction } from '../fixtures';
@@ -12,7 +12,12 @@ export let drop: Awaited<ReturnType<typeof startTestDrop>>;
 export let readers: Awaited<ReturnType<typeof startReaders>>;
 
 /** Starts the drop and its readers before the file's tests, stops the drop after them. */
+let used = false;
+
 export function useImportDrop(): void {
+  // Once per module registry: the halves of a test file share one setup.
+  if (used) return;
+  used = true;
   beforeAll(async () => {
     drop = await startTestDrop();
     readers = await startReaders(drop.table.endpoint, drop.table.tableName);

@@ -1,8 +1,8 @@
 /**
- * A stand-in for a stage's stack around the local drop, for the import-stage-*.test.ts files:
+ * A stand-in for a stage's stack around the local drop, for test/integration/import-stage/:
  * its outputs from a mocked CloudFormation, its executions from a mocked Step Functions, and the
- * workflow started on each upload as EventBridge would (the local runner). Each file starts its
- * own drop (useStageDrop), and this live binding is set by its beforeAll.
+ * workflow started on each upload as EventBridge would (the local runner). Started once for both
+ * halves (useStageDrop), and this live binding is set by its beforeAll.
  */
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
@@ -20,7 +20,12 @@ import { type FakeExecution } from './fake-control-plane';
 export let drop: Awaited<ReturnType<typeof startTestDrop>>;
 
 /** Starts the local drop before the file's tests, stops it after them. */
+let used = false;
+
 export function useStageDrop(): void {
+  // Once per module registry: the halves of a test file share one setup.
+  if (used) return;
+  used = true;
   beforeAll(async () => {
     drop = await startTestDrop();
   }, 90_000);

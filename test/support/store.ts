@@ -1,6 +1,6 @@
 /**
- * DynamoDB Local with the real GET handlers, for the store-*.test.ts files: each starts its own
- * (useStoreTable), and these live bindings are set by its beforeAll.
+ * DynamoDB Local with the real GET handlers, for test/integration/store/: started once for both
+ * halves (useStoreTable), and these live bindings are set by its beforeAll.
  */
 import type { ApiHandler } from '../../functions/shared/http';
 import { parseExactJson } from '../../core/json';
@@ -14,7 +14,12 @@ let getTransaction: ApiHandler;
 let getCustomer: ApiHandler;
 
 /** Starts the table and the handlers before the file's tests, stops the table after them. */
+let used = false;
+
 export function useStoreTable(): void {
+  // Once per module registry: the halves of a test file share one setup.
+  if (used) return;
+  used = true;
   beforeAll(async () => {
     table = await startTestTable();
     const handlers = testHandlers(table.endpoint, table.tableName, MANY_READS);

@@ -2,11 +2,11 @@
  * `npm run access` (SPEC 8) against the local stack, run as a user runs it, with real tokens from
  * the local Cognito: a step that fails half-way (issue 23), the not-before time from Cognito's
  * clock, and (describe 'over HTTP') what the API then answers to the old tokens. What each verb
- * changes in Cognito and in the table: access-verbs.test.ts.
+ * changes in Cognito and in the table: ./verbs.ts.
  */
 import { rmSync } from 'node:fs';
-import { CUSTOMER_READERS_GROUP } from '../../core/groups';
-import { startCognitoFaultProxy } from '../support/cognito-fault-proxy';
+import { CUSTOMER_READERS_GROUP } from '../../../core/groups';
+import { startCognitoFaultProxy } from '../../support/cognito-fault-proxy';
 import {
   access,
   accessState,
@@ -20,7 +20,7 @@ import {
   staffUser,
   status,
   useAccessStack,
-} from '../support/access-stack';
+} from '../../support/access-stack';
 
 useAccessStack();
 

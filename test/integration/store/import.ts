@@ -1,19 +1,19 @@
 /**
  * The store against Amazon's DynamoDB Local: import then GET through the real handlers,
  * re-import, all-or-nothing validation, one request per GET, records at DynamoDB's item limit.
- * Corrupt records and items of the earlier layout: store-corrupt.test.ts.
+ * Corrupt records and items of the earlier layout: ./corrupt.ts.
  */
 import { jest } from '@jest/globals';
 import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { parseExactJson, stringifyExactJson } from '../../core/json';
-import { InvalidFileError } from '../../import/importer';
-import { createLineParser } from '../../import/records';
-import { TRANSACTION } from '../../core/entities';
-import { MAX_ITEM_BYTES, VERSION_FOR_SIZE, itemOf, itemSize } from '../../core/layout';
-import { createTimeCodec } from '../../core/times';
-import { currencyLine, customer, line, riskAssessment, transaction } from '../fixtures';
-import { get, importLines, runtimeClient, table, useStoreTable } from '../support/store';
+import { parseExactJson, stringifyExactJson } from '../../../core/json';
+import { InvalidFileError } from '../../../import/importer';
+import { createLineParser } from '../../../import/records';
+import { TRANSACTION } from '../../../core/entities';
+import { MAX_ITEM_BYTES, VERSION_FOR_SIZE, itemOf, itemSize } from '../../../core/layout';
+import { createTimeCodec } from '../../../core/times';
+import { currencyLine, customer, line, riskAssessment, transaction } from '../../fixtures';
+import { get, importLines, runtimeClient, table, useStoreTable } from '../../support/store';
 
 useStoreTable();
 

@@ -2,10 +2,10 @@
  * `npm run access` (SPEC 8) against the local stack, run as a user runs it, with real tokens from
  * the local Cognito: what each verb changes in Cognito and in the table, that an unknown user
  * changes nothing, usage errors, and `npm run token` for an offboarded user. When a step fails,
- * whose clock sets nbf, and what the API then answers: access-enforced.test.ts.
+ * whose clock sets nbf, and what the API then answers: ./enforced.ts.
  */
 import { AdminGetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { CUSTOMER_READERS_GROUP } from '../../core/groups';
+import { CUSTOMER_READERS_GROUP } from '../../../core/groups';
 import {
   access,
   accessState,
@@ -21,7 +21,7 @@ import {
   stack,
   staffUser,
   useAccessStack,
-} from '../support/access-stack';
+} from '../../support/access-stack';
 
 useAccessStack();
 

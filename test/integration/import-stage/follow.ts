@@ -4,17 +4,17 @@
  * the drop in the local S3, the workflow started on the uploaded object as EventBridge would). The
  * command finds the drop, uploads under `incoming/` (in parts when large), finds the execution of
  * its upload and follows it: to the report, or to how it ended without one, or to none having
- * started. The command run as a child process: import-stage-command.test.ts.
+ * started. The command run as a child process: ./command.ts.
  */
 import { jest } from '@jest/globals';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { S3_MIN_PART_BYTES, type Progress } from '../../import/drop';
-import { importIntoStack } from '../../import/stage-drop';
-import { importIdOf, reportKey } from '../../import/steps/work-folder';
-import { type ImportReport } from '../../import/steps/step';
-import { s3Client } from '../../local/s3/s3-client';
-import { line, transaction } from '../fixtures';
-import { type FakeExecution } from '../support/fake-control-plane';
+import { S3_MIN_PART_BYTES, type Progress } from '../../../import/drop';
+import { importIntoStack } from '../../../import/stage-drop';
+import { importIdOf, reportKey } from '../../../import/steps/work-folder';
+import { type ImportReport } from '../../../import/steps/step';
+import { s3Client } from '../../../local/s3/s3-client';
+import { line, transaction } from '../../fixtures';
+import { type FakeExecution } from '../../support/fake-control-plane';
 import {
   drop,
   executionFor,
@@ -27,7 +27,7 @@ import {
   startStage,
   useStageDrop,
   watchUploads,
-} from '../support/stage-drop';
+} from '../../support/stage-drop';
 
 useStageDrop();
 

@@ -3,12 +3,12 @@
  * interpreter with the functions' handler code): what the workflow guarantees however it runs.
  * The same object run again is one import; a step that keeps failing ends it as failed; what was
  * checked is what is written; the Maps keep to the concurrency; a report's problems are capped
- * and in file order. What a file does to the table and the audit: import-drop-reports.test.ts.
+ * and in file order. What a file does to the table and the audit: ./reports.ts.
  */
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { incomingKey, putIntoDrop } from '../../import/drop';
-import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner';
-import { line } from '../fixtures';
+import { incomingKey, putIntoDrop } from '../../../import/drop';
+import { localStepDeps, runWorkflow } from '../../../local/step-functions/import-runner';
+import { line } from '../../fixtures';
 import {
   drop,
   eventsOf,
@@ -18,7 +18,7 @@ import {
   status,
   txn,
   useImportDrop,
-} from '../support/import-drop';
+} from '../../support/import-drop';
 
 useImportDrop();
 

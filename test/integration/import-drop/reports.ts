@@ -3,20 +3,20 @@
  * stage's workflow definition run by a real ASL interpreter with the functions' handler code,
  * the report, the table read back through the real GET handlers, the audit events: what a file
  * does (records, deletes, problems, files named, re-uploads, parts), and the audit kept free of
- * record fields. The workflow's own guarantees: import-drop-workflow.test.ts.
+ * record fields. The workflow's own guarantees: ./workflow.ts.
  */
 import { spawnSync } from 'node:child_process';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { dirname } from 'node:path';
-import { PROJECT_ROOT } from '../../core/project-root';
-import { type Progress } from '../../import/drop';
-import { PREFIX, reportKey, workFolder } from '../../import/steps/work-folder';
-import { type ImportReport } from '../../import/steps/step';
-import { IMPORT_RETENTION } from '../../core/retention';
-import { expireImportObjects } from '../../local/step-functions/import-bucket-lifecycle';
-import { s3Client } from '../../local/s3/s3-client';
-import { DEMO_OBJECT_KEYS } from '../../local/s3/s3-server';
-import { line } from '../fixtures';
+import { PROJECT_ROOT } from '../../../core/project-root';
+import { type Progress } from '../../../import/drop';
+import { PREFIX, reportKey, workFolder } from '../../../import/steps/work-folder';
+import { type ImportReport } from '../../../import/steps/step';
+import { IMPORT_RETENTION } from '../../../core/retention';
+import { expireImportObjects } from '../../../local/step-functions/import-bucket-lifecycle';
+import { s3Client } from '../../../local/s3/s3-client';
+import { DEMO_OBJECT_KEYS } from '../../../local/s3/s3-server';
+import { line } from '../../fixtures';
 import {
   cust,
   drop,
@@ -27,7 +27,7 @@ import {
   status,
   txn,
   useImportDrop,
-} from '../support/import-drop';
+} from '../../support/import-drop';
 
 useImportDrop();
 

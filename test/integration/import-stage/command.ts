@@ -4,20 +4,20 @@
  * (test/support/fake-control-plane.ts) and the drop in the local S3, the stage's workflow started
  * on the upload as EventBridge would (test/support/stage-drop.ts): which stack it asks for, its
  * usage, and what it prints when an import ends without being whole. How the import follows the
- * upload to its report: import-stage-follow.test.ts.
+ * upload to its report: ./follow.ts.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { importIdOf, reportKey } from '../../import/steps/work-folder';
-import { type ImportReport } from '../../import/steps/step';
-import { PROJECT_ROOT } from '../../core/project-root';
-import { BASE_STACK_NAME } from '../../stage/stage';
-import { S3RVER_CREDENTIALS, s3Client } from '../../local/s3/s3-client';
-import { customer, line, transaction } from '../fixtures';
-import { startFakeControlPlane } from '../support/fake-control-plane';
+import { importIdOf, reportKey } from '../../../import/steps/work-folder';
+import { type ImportReport } from '../../../import/steps/step';
+import { PROJECT_ROOT } from '../../../core/project-root';
+import { BASE_STACK_NAME } from '../../../stage/stage';
+import { S3RVER_CREDENTIALS, s3Client } from '../../../local/s3/s3-client';
+import { customer, line, transaction } from '../../fixtures';
+import { startFakeControlPlane } from '../../support/fake-control-plane';
 import {
   drop,
   executionFor,
@@ -25,7 +25,7 @@ import {
   startStage,
   useStageDrop,
   watchUploads,
-} from '../support/stage-drop';
+} from '../../support/stage-drop';
 
 useStageDrop();
 

@@ -1,11 +1,11 @@
 /**
  * The store against Amazon's DynamoDB Local: corrupt stored records and items of the earlier
- * layout, read through the real handlers. Import then GET: store-import.test.ts.
+ * layout, read through the real handlers. Import then GET: ./import.ts.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { parseExactJson, stringifyExactJson } from '../../core/json';
-import { customer, line, transaction } from '../fixtures';
-import { get, importLines, table, useStoreTable } from '../support/store';
+import { parseExactJson, stringifyExactJson } from '../../../core/json';
+import { customer, line, transaction } from '../../fixtures';
+import { get, importLines, table, useStoreTable } from '../../support/store';
 
 useStoreTable();
 
