@@ -12,6 +12,8 @@ export default {
     '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
+  globalSetup: '<rootDir>/test/support/global-setup.js',
+  globalTeardown: '<rootDir>/test/support/global-teardown.js',
   testTimeout: 30000,
   maxWorkers: 2,
   // How long a finished worker may take to exit before jest kills it and prints "A worker process

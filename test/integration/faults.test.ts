@@ -27,7 +27,7 @@ import { apiEvent, lambdaContext } from '../support/events';
 
 /** The deployed function timeout (lib/api-function.ts); every answer must come well before it. */
 const FUNCTION_TIMEOUT_MS = 10_000;
-const TABLE = 'faults-table';
+let tableName: string;
 
 let proxy: FaultProxy;
 let table: Awaited<ReturnType<typeof startTestTable>>;
@@ -37,23 +37,27 @@ const audited: AuditEvent[] = [];
 let realGet: () => Promise<GetItemCommandOutput>;
 
 beforeAll(async () => {
-  table = await startTestTable(TABLE);
+  table = await startTestTable('faults-table');
+  tableName = table.tableName;
   const parsed = createLineParser(createTimeCodec('UTC'))(line('transaction', transaction()));
   if (!parsed.ok || parsed.kind !== 'put') throw new Error('fixture is invalid');
   await table.client.send(
-    new PutCommand({ TableName: TABLE, Item: itemOf(TRANSACTION, parsed.record, newVersion()) }),
+    new PutCommand({
+      TableName: tableName,
+      Item: itemOf(TRANSACTION, parsed.record, newVersion()),
+    }),
   );
   proxy = await startFaultProxy(table.endpoint);
   ({ transaction: handler, client } = testHandlers(
     proxy.endpoint,
-    TABLE,
+    tableName,
     {},
     { audit: (event) => audited.push(event) },
   ));
   // The record as DynamoDB answers its GetItem, for tests that fake the other request only.
   const { pk, sk } = keyOf(TRANSACTION, 1n) as { pk: string; sk: string };
   const answer = await client.send(
-    new GetItemCommand({ TableName: TABLE, Key: { pk: { S: pk }, sk: { S: sk } } }),
+    new GetItemCommand({ TableName: tableName, Key: { pk: { S: pk }, sk: { S: sk } } }),
   );
   realGet = async () => answer;
 }, 90_000);
@@ -255,7 +259,7 @@ describe('DynamoDB faults (SPEC 4)', () => {
       credentials: TEST_CREDENTIALS,
     });
     try {
-      await admin.send(new DeleteTableCommand({ TableName: TABLE }));
+      await admin.send(new DeleteTableCommand({ TableName: tableName }));
     } finally {
       admin.destroy();
     }

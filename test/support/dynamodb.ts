@@ -1,17 +1,28 @@
-/** DynamoDB Local on a free port, in memory, with the project's table, for one test file. */
+/**
+ * A table of the project's layout for one test file, on the run's DynamoDB Local
+ * (./shared-dynamodb.ts), named apart from every other file's; or, run outside that setup, on a
+ * DynamoDB Local of its own.
+ */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../local/net';
-import { startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ensureTable, startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
+import { SHARED_DYNAMODB_ENDPOINT } from './shared-dynamodb';
 import { createDocumentClient } from '../../functions/shared/document-client';
 import { importFile, type ImportOptions } from '../../import/importer';
 
 export const TEST_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
-export async function startTestTable(tableName = 'test-table') {
-  const port = await freePort();
-  const ddb = await startDynamoDbLocal({ port, tableName });
+let tables = 0;
+
+export async function startTestTable(name = 'test-table') {
+  const shared = process.env[SHARED_DYNAMODB_ENDPOINT];
+  const tableName = shared ? `${name}-${process.pid}-${(tables += 1)}` : name;
+  const ddb = shared
+    ? await sharedTable(shared, tableName)
+    : await startDynamoDbLocal({ port: await freePort(), tableName });
   const client = createDocumentClient({
     region: 'us-east-1',
     endpoint: ddb.endpoint,
@@ -38,6 +49,23 @@ export async function startTestTable(tableName = 'test-table') {
       client.destroy();
       await ddb.stop();
       rmSync(files, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A table made on the run's DynamoDB Local; `stop` deletes it and leaves the server running. */
+async function sharedTable(endpoint: string, tableName: string) {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: TEST_CREDENTIALS,
+  });
+  await ensureTable(client, tableName);
+  return {
+    endpoint,
+    stop: async () => {
+      await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => {});
+      client.destroy();
     },
   };
 }
