@@ -1,7 +1,8 @@
 /**
  * `cdk synth` itself, through the CLI and cdk.json as a user runs it: offline, with no AWS
  * credentials or configuration, no notices or version check, and a dead proxy so that any
- * attempt to reach the network fails instead of quietly succeeding.
+ * attempt to reach the network fails instead of quietly succeeding. The three runs are processes
+ * of their own, each with its output directory: they run at once.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -51,90 +52,102 @@ async function offlineSynth(outdir: string, extra: string[] = []) {
   );
 }
 
-test('`npx cdk synth` succeeds offline without AWS credentials and emits the stack and bundles', async () => {
-  const outdir = mkdtempSync(join(tmpdir(), 'cdk-cli-'));
-  try {
-    const result = await offlineSynth(outdir);
-    expect({ code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({
-      code: 0,
-      stderr: '',
-    });
-    expect(result.stderr).not.toMatch(/AwsSolutions-|Error/);
+test.concurrent(
+  '`npx cdk synth` succeeds offline without AWS credentials and emits the stack and bundles',
+  async () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'cdk-cli-'));
+    try {
+      const result = await offlineSynth(outdir);
+      expect({ code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({
+        code: 0,
+        stderr: '',
+      });
+      expect(result.stderr).not.toMatch(/AwsSolutions-|Error/);
 
-    const template = JSON.parse(
-      readFileSync(join(outdir, `${STACK_NAME}.template.json`), 'utf8'),
-    ) as {
-      Resources: Record<string, { Type: string; Properties: { Code?: { S3Key: string } } }>;
-      Outputs: object;
-    };
-    expect(Object.keys(template.Outputs).sort()).toEqual([
-      'AlarmTopicArn',
-      'ApiUrl',
-      'BucketName',
-      'DeployedSettings',
-      'ImportBucketName',
-      'ImportStateMachineArn',
-      'StaffAppUrl',
-      'TableName',
-      'UserPoolClientId',
-      'UserPoolId',
-    ]);
-    // The routes' and the import's five steps' bundles (CDK's bucket-notifications handler is
-    // inline code, not an asset; CDK's bucket deployment handler is CDK's own asset).
-    const functions = Object.entries(template.Resources)
-      .filter(
-        ([id, r]) =>
-          r.Type === 'AWS::Lambda::Function' &&
-          r.Properties.Code?.S3Key !== undefined &&
-          !id.startsWith('CustomCDKBucketDeployment'),
-      )
-      .map(([, r]) => r);
-    expect(functions).toHaveLength(routes.length + 5);
-    for (const fn of functions) {
-      const asset = join(outdir, `asset.${fn.Properties.Code!.S3Key.replace(/\.zip$/, '')}`);
-      // No source map deployed: `npm run stack-trace` rebuilds it (docs/operations/alarms.md).
-      expect(readdirSync(asset).sort()).toEqual(['index.mjs']);
+      const template = JSON.parse(
+        readFileSync(join(outdir, `${STACK_NAME}.template.json`), 'utf8'),
+      ) as {
+        Resources: Record<string, { Type: string; Properties: { Code?: { S3Key: string } } }>;
+        Outputs: object;
+      };
+      expect(Object.keys(template.Outputs).sort()).toEqual([
+        'AlarmTopicArn',
+        'ApiUrl',
+        'BucketName',
+        'DeployedSettings',
+        'ImportBucketName',
+        'ImportStateMachineArn',
+        'StaffAppUrl',
+        'TableName',
+        'UserPoolClientId',
+        'UserPoolId',
+      ]);
+      // The routes' and the import's five steps' bundles (CDK's bucket-notifications handler is
+      // inline code, not an asset; CDK's bucket deployment handler is CDK's own asset).
+      const functions = Object.entries(template.Resources)
+        .filter(
+          ([id, r]) =>
+            r.Type === 'AWS::Lambda::Function' &&
+            r.Properties.Code?.S3Key !== undefined &&
+            !id.startsWith('CustomCDKBucketDeployment'),
+        )
+        .map(([, r]) => r);
+      expect(functions).toHaveLength(routes.length + 5);
+      for (const fn of functions) {
+        const asset = join(outdir, `asset.${fn.Properties.Code!.S3Key.replace(/\.zip$/, '')}`);
+        // No source map deployed: `npm run stack-trace` rebuilds it (docs/operations/alarms.md).
+        expect(readdirSync(asset).sort()).toEqual(['index.mjs']);
+      }
+      // The staff page: its script and style bundled by esbuild during synth, index.html and
+      // config.json written for the stage; no source map.
+      const [deployment] = Object.values(template.Resources).filter(
+        (r) => r.Type === 'Custom::CDKBucketDeployment',
+      ) as unknown as { Properties: { SourceObjectKeys: string[] } }[];
+      const pageFiles = deployment!.Properties.SourceObjectKeys.flatMap((key) =>
+        readdirSync(join(outdir, `asset.${key.replace(/\.zip$/, '')}`)),
+      );
+      expect(pageFiles.sort()).toEqual(['app.css', 'app.js', 'config.json', 'index.html']);
+      expect(existsSync(join(outdir, 'manifest.json'))).toBe(true);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
     }
-    // The staff page: its script and style bundled by esbuild during synth, index.html and
-    // config.json written for the stage; no source map.
-    const [deployment] = Object.values(template.Resources).filter(
-      (r) => r.Type === 'Custom::CDKBucketDeployment',
-    ) as unknown as { Properties: { SourceObjectKeys: string[] } }[];
-    const pageFiles = deployment!.Properties.SourceObjectKeys.flatMap((key) =>
-      readdirSync(join(outdir, `asset.${key.replace(/\.zip$/, '')}`)),
-    );
-    expect(pageFiles.sort()).toEqual(['app.css', 'app.js', 'config.json', 'index.html']);
-    expect(existsSync(join(outdir, 'manifest.json'))).toBe(true);
-  } finally {
-    rmSync(outdir, { recursive: true, force: true });
-  }
-}, 180_000);
+  },
+  180_000,
+);
 
-test('`npx cdk synth -c stage=dev -c disposable=true -c alarmEmail=...` synthesizes the dev stack offline', async () => {
-  const outdir = mkdtempSync(join(tmpdir(), 'cdk-cli-'));
-  try {
-    const result = await offlineSynth(
-      outdir,
-      Object.entries(DISPOSABLE_DEV_CONTEXT).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
-    );
-    expect({ code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({
-      code: 0,
-      stderr: '',
-    });
-    expect(readdirSync(outdir)).toContain(`${STACK_NAME}-dev.template.json`);
-    expect(existsSync(join(outdir, `${STACK_NAME}.template.json`))).toBe(false);
-  } finally {
-    rmSync(outdir, { recursive: true, force: true });
-  }
-}, 180_000);
+test.concurrent(
+  '`npx cdk synth -c stage=dev -c disposable=true -c alarmEmail=...` synthesizes the dev stack offline',
+  async () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'cdk-cli-'));
+    try {
+      const result = await offlineSynth(
+        outdir,
+        Object.entries(DISPOSABLE_DEV_CONTEXT).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
+      );
+      expect({ code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({
+        code: 0,
+        stderr: '',
+      });
+      expect(readdirSync(outdir)).toContain(`${STACK_NAME}-dev.template.json`);
+      expect(existsSync(join(outdir, `${STACK_NAME}.template.json`))).toBe(false);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  },
+  180_000,
+);
 
-test('`npx cdk synth -c stage=Prod!` fails with the reason', async () => {
-  const outdir = mkdtempSync(join(tmpdir(), 'cdk-cli-'));
-  try {
-    const result = await offlineSynth(outdir, ['-c', 'stage=Prod!']);
-    expect(result.code).not.toBe(0);
-    expect(result.stderr).toContain('stage must be 1 to 20 lower-case letters');
-  } finally {
-    rmSync(outdir, { recursive: true, force: true });
-  }
-}, 180_000);
+test.concurrent(
+  '`npx cdk synth -c stage=Prod!` fails with the reason',
+  async () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'cdk-cli-'));
+    try {
+      const result = await offlineSynth(outdir, ['-c', 'stage=Prod!']);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain('stage must be 1 to 20 lower-case letters');
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  },
+  180_000,
+);

@@ -4,6 +4,7 @@
  * part's writer is killed half-way and the engine retries it; the retried import ends in the
  * same state as one never interrupted, with nothing stray in the table.
  */
+import { setTimeout } from 'node:timers/promises';
 import type { MiddlewareStack } from '@smithy/types';
 import { incomingKey, putIntoDrop } from '../../import/drop';
 import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner';
@@ -37,12 +38,20 @@ const file = (lines: string[]) => `${lines.join('\n')}\n`;
  */
 const TEST_TIMEOUT_MS = 300_000;
 
-/** Readers in a loop over the targets until stopped: what they saw. */
+/** A reader's pause between two reads. */
+const READ_PAUSE_MS = 5;
+
+/**
+ * Readers in a loop over the targets until stopped: what they saw. Each pauses between reads, so
+ * that four of them read through every group the imports write without taking from the imports
+ * (in this process, against the same DynamoDB Local) the CPU they are waiting on.
+ */
 function readWhile(targets: [Entity, number][], deleted: number[]) {
   const seen = { reads: 0, torn: 0, errors: 0, A: 0, B: 0, gone: 0 };
   let reading = true;
   const loops = Array.from({ length: 4 }, async (_, k) => {
     for (let i = k; reading; i += 5) {
+      await setTimeout(READ_PAUSE_MS);
       const [entity, id] = targets[i % targets.length]!;
       const r = await readers.get(entity, id);
       seen.reads += 1;
