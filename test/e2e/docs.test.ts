@@ -13,7 +13,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { DOCS_PATH } from '../../local/gateway/docs-page';
 import { PROJECT_ROOT } from '../../core/project-root';
 import { startLocalStack, type LocalStack } from '../../local/stack/stack';
-import { CHROMIUM_ARGS, describeWithChromium } from '../support/chromium';
+import { BROWSER_TEST_TIMEOUT_MS, CHROMIUM_ARGS, describeWithChromium } from '../support/chromium';
 
 const SCREENSHOT = join(PROJECT_ROOT, 'test', '.artifacts', 'docs.png');
 
@@ -30,7 +30,7 @@ describeWithBrowser('/docs in Chromium', () => {
       startLocalStack({ port: 0, dataDir, inMemory: true, log: () => undefined }),
       chromium.launch({ executablePath, args: CHROMIUM_ARGS }),
     ]);
-  }, 90_000);
+  }, BROWSER_TEST_TIMEOUT_MS);
 
   afterAll(async () => {
     await browser?.close();
@@ -38,52 +38,56 @@ describeWithBrowser('/docs in Chromium', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test('authorise with a demo token, Execute GET /transactions/1, see a 200 and the transaction', async () => {
-    const token = await stack.tokenFor('teller@example.com');
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const offSite: string[] = [];
-    page.on('request', (request) => {
-      if (!request.url().startsWith(stack.apiUrl) && !request.url().startsWith('data:'))
-        offSite.push(request.url());
-    });
+  test(
+    'authorise with a demo token, Execute GET /transactions/1, see a 200 and the transaction',
+    async () => {
+      const token = await stack.tokenFor('teller@example.com');
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const offSite: string[] = [];
+      page.on('request', (request) => {
+        if (!request.url().startsWith(stack.apiUrl) && !request.url().startsWith('data:'))
+          offSite.push(request.url());
+      });
 
-    await page.goto(`${stack.apiUrl}${DOCS_PATH}`);
-    await page.getByText('Currency Exchange Read API', { exact: false }).first().waitFor();
-    await page.getByText('npm run --silent token -- teller@example.com').waitFor();
+      await page.goto(`${stack.apiUrl}${DOCS_PATH}`);
+      await page.getByText('Currency Exchange Read API', { exact: false }).first().waitFor();
+      await page.getByText('npm run --silent token -- teller@example.com').waitFor();
 
-    // Authorize: paste the token into the bearer scheme's field.
-    await page.locator('button.authorize').first().click();
-    await page.locator('.auth-container input').first().fill(token);
-    await page.locator('.auth-btn-wrapper button.authorize').click();
-    await page.locator('.auth-btn-wrapper button.btn-done').click();
+      // Authorize: paste the token into the bearer scheme's field.
+      await page.locator('button.authorize').first().click();
+      await page.locator('.auth-container input').first().fill(token);
+      await page.locator('.auth-btn-wrapper button.authorize').click();
+      await page.locator('.auth-btn-wrapper button.btn-done').click();
 
-    // GET /transactions/{transaction_id}: open it, id 1, Execute.
-    const operation = page.locator('#operations-default-getTransaction');
-    await operation.locator('.opblock-summary').click();
-    const tryItOut = operation.locator('button.try-out__btn');
-    await tryItOut.waitFor();
-    if ((await tryItOut.innerText()).trim() === 'Try it out') await tryItOut.click();
-    await operation.locator('input[placeholder="transaction_id"]').fill('1');
-    const [response] = await Promise.all([
-      page.waitForResponse((r) => r.url() === `${stack.apiUrl}/transactions/1`),
-      operation.locator('button.execute').click(),
-    ]);
-    expect(response.status()).toBe(200);
-    expect(response.request().headers().authorization).toBe(`Bearer ${token}`);
+      // GET /transactions/{transaction_id}: open it, id 1, Execute.
+      const operation = page.locator('#operations-default-getTransaction');
+      await operation.locator('.opblock-summary').click();
+      const tryItOut = operation.locator('button.try-out__btn');
+      await tryItOut.waitFor();
+      if ((await tryItOut.innerText()).trim() === 'Try it out') await tryItOut.click();
+      await operation.locator('input[placeholder="transaction_id"]').fill('1');
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.url() === `${stack.apiUrl}/transactions/1`),
+        operation.locator('button.execute').click(),
+      ]);
+      expect(response.status()).toBe(200);
+      expect(response.request().headers().authorization).toBe(`Bearer ${token}`);
 
-    // What the page shows: the status and the transaction.
-    const live = operation.locator('.live-responses-table');
-    await live.locator('.response-col_status', { hasText: '200' }).first().waitFor();
-    const shown = await live.locator('.response-col_description pre').first().innerText();
-    expect(shown).toContain('"receipt_no": 20230915000123');
-    expect(shown).toContain('"message": "Ok"');
+      // What the page shows: the status and the transaction.
+      const live = operation.locator('.live-responses-table');
+      await live.locator('.response-col_status', { hasText: '200' }).first().waitFor();
+      const shown = await live.locator('.response-col_description pre').first().innerText();
+      expect(shown).toContain('"receipt_no": 20230915000123');
+      expect(shown).toContain('"message": "Ok"');
 
-    mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
-    await page.setViewportSize({ width: 1280, height: 1600 });
-    await operation.evaluate((element) => element.scrollIntoView());
-    await page.screenshot({ path: SCREENSHOT });
-    // Swagger UI read the contract without a complaint (it shows one above the operations).
-    expect(await page.locator('.swagger-ui .errors-wrapper').count()).toBe(0);
-    expect(offSite).toEqual([]); // nothing from a CDN: the page works offline
-  }, 60_000);
+      mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
+      await page.setViewportSize({ width: 1280, height: 1600 });
+      await operation.evaluate((element) => element.scrollIntoView());
+      await page.screenshot({ path: SCREENSHOT });
+      // Swagger UI read the contract without a complaint (it shows one above the operations).
+      expect(await page.locator('.swagger-ui .errors-wrapper').count()).toBe(0);
+      expect(offSite).toEqual([]); // nothing from a CDN: the page works offline
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
 });

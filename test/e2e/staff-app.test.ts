@@ -23,7 +23,7 @@ import { startLocalStack, type LocalStack } from '../../local/stack/stack';
 import { totpCode } from '../../sign-in/totp';
 import { STAFF_APP_PATH } from '../../staff-app/files';
 import { securityHeaders } from '../../staff-app/security-headers';
-import { CHROMIUM_ARGS, describeWithChromium } from '../support/chromium';
+import { BROWSER_TEST_TIMEOUT_MS, CHROMIUM_ARGS, describeWithChromium } from '../support/chromium';
 
 /** What the checks read of the page's elements (the tests' TypeScript has no DOM types). */
 interface ImageElement {
@@ -58,7 +58,7 @@ describeWithBrowser('the staff page in Chromium', () => {
     cognito = cognitoClient(stack.cognito.endpoint);
     appUrl = `${stack.apiUrl}${STAFF_APP_PATH}`;
     mkdirSync(SHOTS, { recursive: true });
-  }, 90_000);
+  }, BROWSER_TEST_TIMEOUT_MS);
 
   afterAll(async () => {
     cognito?.destroy();
@@ -142,166 +142,182 @@ describeWithBrowser('the staff page in Chromium', () => {
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
   });
 
-  test('a teller: password, then a code; a transaction with its lines and signature; a customer refused in words', async () => {
-    const { page, accessTokens } = await openPage();
-    await page.screenshot({ path: join(SHOTS, 'sign-in.png') });
-    // A wrong password: said in words, and the e-mail stays for the next try.
-    await page.locator('#sign-in-form [name=username]').fill('teller@example.com');
-    await page.locator('#sign-in-form [name=password]').fill('Not-the-password-1');
-    await page.locator('#sign-in-form button').click();
-    await page.locator('#notice:not([hidden])').waitFor();
-    await expect(page.locator('#notice').innerText()).resolves.toBe(
-      'The e-mail or password is not right, or the account is disabled.',
-    );
-    await expect(page.locator('#sign-in-form [name=username]').inputValue()).resolves.toBe(
-      'teller@example.com',
-    );
-    await expect(page.locator('#sign-in-form [name=password]').inputValue()).resolves.toBe('');
-    await signInWithCode(page, 'teller@example.com', 'code.png');
+  test(
+    'a teller: password, then a code; a transaction with its lines and signature; a customer refused in words',
+    async () => {
+      const { page, accessTokens } = await openPage();
+      await page.screenshot({ path: join(SHOTS, 'sign-in.png') });
+      // A wrong password: said in words, and the e-mail stays for the next try.
+      await page.locator('#sign-in-form [name=username]').fill('teller@example.com');
+      await page.locator('#sign-in-form [name=password]').fill('Not-the-password-1');
+      await page.locator('#sign-in-form button').click();
+      await page.locator('#notice:not([hidden])').waitFor();
+      await expect(page.locator('#notice').innerText()).resolves.toBe(
+        'The e-mail or password is not right, or the account is disabled.',
+      );
+      await expect(page.locator('#sign-in-form [name=username]').inputValue()).resolves.toBe(
+        'teller@example.com',
+      );
+      await expect(page.locator('#sign-in-form [name=password]').inputValue()).resolves.toBe('');
+      await signInWithCode(page, 'teller@example.com', 'code.png');
 
-    await lookUp(page, 'transaction', '1');
-    const article = page.locator('#result article[data-kind=transaction]');
-    await expect(article.locator('h3').innerText()).resolves.toBe('Receipt 20230915000123');
-    const text = await article.innerText();
-    expect(text).toContain('56.12500');
-    // Amounts grouped as a teller reads them, exact; the customer by name and e-mail.
-    expect(text).toMatch(/Total\s+56,125\.00/);
-    expect(text).toMatch(/US Dollar \(USD\)\s+56\.12500\s+1,000\.00\s+56,125\.00/);
-    expect(text).toMatch(/Customer\s+Juan\s+Customer e-mail\s+juan\.delacruz@example\.com/);
-    expect(text).not.toContain('(id ');
-    const signature = article.locator('img.image');
-    await expect(signature.evaluate(imageWidth)).resolves.toBeGreaterThan(0);
-    await page.screenshot({ path: join(SHOTS, 'transaction.png'), fullPage: true });
+      await lookUp(page, 'transaction', '1');
+      const article = page.locator('#result article[data-kind=transaction]');
+      await expect(article.locator('h3').innerText()).resolves.toBe('Receipt 20230915000123');
+      const text = await article.innerText();
+      expect(text).toContain('56.12500');
+      // Amounts grouped as a teller reads them, exact; the customer by name and e-mail.
+      expect(text).toMatch(/Total\s+56,125\.00/);
+      expect(text).toMatch(/US Dollar \(USD\)\s+56\.12500\s+1,000\.00\s+56,125\.00/);
+      expect(text).toMatch(/Customer\s+Juan\s+Customer e-mail\s+juan\.delacruz@example\.com/);
+      expect(text).not.toContain('(id ');
+      const signature = article.locator('img.image');
+      await expect(signature.evaluate(imageWidth)).resolves.toBeGreaterThan(0);
+      await page.screenshot({ path: join(SHOTS, 'transaction.png'), fullPage: true });
 
-    // Amounts exactly as the API sends them: 22 digits survive, grouped.
-    await lookUp(page, 'transaction', '2');
-    await expect(page.locator('#result').innerText()).resolves.toContain(
-      '12,345,678,901,234,567,890.12',
-    );
+      // Amounts exactly as the API sends them: 22 digits survive, grouped.
+      await lookUp(page, 'transaction', '2');
+      await expect(page.locator('#result').innerText()).resolves.toContain(
+        '12,345,678,901,234,567,890.12',
+      );
 
-    await lookUp(page, 'customer', '1');
-    await expect(page.locator('#lookup-error').innerText()).resolves.toBe(
-      'Your account may not read customers.',
-    );
-    await expect(page.locator('#result').innerText()).resolves.toBe('');
-    await page.screenshot({ path: join(SHOTS, 'refused.png') });
+      await lookUp(page, 'customer', '1');
+      await expect(page.locator('#lookup-error').innerText()).resolves.toBe(
+        'Your account may not read customers.',
+      );
+      await expect(page.locator('#result').innerText()).resolves.toBe('');
+      await page.screenshot({ path: join(SHOTS, 'refused.png') });
 
-    await lookUp(page, 'transaction', '999999');
-    await expect(page.locator('#lookup-error').innerText()).resolves.toBe(
-      'There is no transaction with that id.',
-    );
-    await expectNothingStored(page);
-    // The token the page holds appears nowhere in its document.
-    expect(accessTokens).toHaveLength(1);
-    expect(await page.content()).not.toContain(accessTokens[0]!);
-    await page.close();
-  }, 60_000);
+      await lookUp(page, 'transaction', '999999');
+      await expect(page.locator('#lookup-error').innerText()).resolves.toBe(
+        'There is no transaction with that id.',
+      );
+      await expectNothingStored(page);
+      // The token the page holds appears nowhere in its document.
+      expect(accessTokens).toHaveLength(1);
+      expect(await page.content()).not.toContain(accessTokens[0]!);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
 
-  test('a compliance officer sees the customer and the ID photo; sign-out forgets the tokens and revokes the refresh token', async () => {
-    const { page, refreshTokens, accessTokens } = await openPage();
-    await signInWithCode(page, 'compliance@example.com');
-    await lookUp(page, 'customer', '1');
-    const article = page.locator('#result article[data-kind=customer]');
-    await expect(article.innerText()).resolves.toContain('TIN');
-    const photo = article.locator('img.image');
-    await expect(photo.evaluate(imageWidth)).resolves.toBeGreaterThan(0);
-    await page.screenshot({ path: join(SHOTS, 'customer.png'), fullPage: true });
+  test(
+    'a compliance officer sees the customer and the ID photo; sign-out forgets the tokens and revokes the refresh token',
+    async () => {
+      const { page, refreshTokens, accessTokens } = await openPage();
+      await signInWithCode(page, 'compliance@example.com');
+      await lookUp(page, 'customer', '1');
+      const article = page.locator('#result article[data-kind=customer]');
+      await expect(article.innerText()).resolves.toContain('TIN');
+      const photo = article.locator('img.image');
+      await expect(photo.evaluate(imageWidth)).resolves.toBeGreaterThan(0);
+      await page.screenshot({ path: join(SHOTS, 'customer.png'), fullPage: true });
 
-    expect(refreshTokens).toHaveLength(1);
-    await page.locator('#sign-out').click();
-    await visible(page, 'signed-out');
-    // In a teller's words: no tokens, no commands.
-    const words = await page.locator('#screen-signed-out').innerText();
-    expect(words).toContain('You are signed out');
-    expect(words).toContain('ask an administrator');
-    expect(words).not.toMatch(/token|npm/i);
-    await page.screenshot({ path: join(SHOTS, 'signed-out.png') });
-    await expectNothingStored(page);
-    const html = await page.content();
-    expect(html).not.toContain(accessTokens[0]!);
-    expect(html).not.toContain(refreshTokens[0]!);
-    expect(await page.locator('#result').innerText()).toBe('');
+      expect(refreshTokens).toHaveLength(1);
+      await page.locator('#sign-out').click();
+      await visible(page, 'signed-out');
+      // In a teller's words: no tokens, no commands.
+      const words = await page.locator('#screen-signed-out').innerText();
+      expect(words).toContain('You are signed out');
+      expect(words).toContain('ask an administrator');
+      expect(words).not.toMatch(/token|npm/i);
+      await page.screenshot({ path: join(SHOTS, 'signed-out.png') });
+      await expectNothingStored(page);
+      const html = await page.content();
+      expect(html).not.toContain(accessTokens[0]!);
+      expect(html).not.toContain(refreshTokens[0]!);
+      expect(await page.locator('#result').innerText()).toBe('');
 
-    // The refresh token the page had can no longer be used.
-    await expect(
-      cognito.send(
-        new InitiateAuthCommand({
-          AuthFlow: 'REFRESH_TOKEN_AUTH',
-          ClientId: stack.cognito.clientId,
-          AuthParameters: { REFRESH_TOKEN: refreshTokens[0]! },
+      // The refresh token the page had can no longer be used.
+      await expect(
+        cognito.send(
+          new InitiateAuthCommand({
+            AuthFlow: 'REFRESH_TOKEN_AUTH',
+            ClientId: stack.cognito.clientId,
+            AuthParameters: { REFRESH_TOKEN: refreshTokens[0]! },
+          }),
+        ),
+      ).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'a new user: temporary password, new password, TOTP enrolment by the QR code, then lookups',
+    async () => {
+      const username = 'new.teller@example.com';
+      await cognito.send(
+        new AdminCreateUserCommand({
+          UserPoolId: stack.cognito.userPoolId,
+          Username: username,
+          UserAttributes: [
+            { Name: 'email', Value: username },
+            { Name: 'email_verified', Value: 'true' },
+          ],
+          MessageAction: 'SUPPRESS',
+          TemporaryPassword: 'Temporary-Passw0rd!',
         }),
-      ),
-    ).rejects.toMatchObject({ name: 'NotAuthorizedException' });
-    await page.close();
-  }, 60_000);
+      );
+      const { page } = await openPage();
+      await page.locator('#sign-in-form [name=username]').fill(username);
+      await page.locator('#sign-in-form [name=password]').fill('Temporary-Passw0rd!');
+      await page.locator('#sign-in-form button').click();
+      await visible(page, 'new-password');
+      await page.screenshot({ path: join(SHOTS, 'new-password.png') });
+      await page.locator('#new-password-form [name=password]').fill('Chosen-by-the-user-2026!');
+      await page.locator('#new-password-form button').click();
+      await visible(page, 'enrol');
+      // The QR code, read as a phone would (another library than the one that drew it): the
+      // otpauth URI of the key the page shows beside it.
+      const image = await page.locator('#enrol-qr').evaluate((canvas: CanvasElement) => {
+        const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+        return { width: canvas.width, height: canvas.height, data: Array.from(data) };
+      });
+      const uri = new URL(decodeQR({ ...image, data: Uint8Array.from(image.data) }));
+      expect(uri.protocol).toBe('otpauth:');
+      expect(uri.host).toBe('totp');
+      expect(decodeURIComponent(uri.pathname)).toBe(`/Currency Exchange (local):${username}`);
+      expect(uri.searchParams.get('issuer')).toBe('Currency Exchange (local)');
+      const secret = uri.searchParams.get('secret')!;
+      expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+      expect((await page.locator('#enrol-secret').innerText()).trim()).toBe(secret);
+      await page.screenshot({ path: join(SHOTS, 'enrol.png') });
+      await expectNothingStored(page);
 
-  test('a new user: temporary password, new password, TOTP enrolment by the QR code, then lookups', async () => {
-    const username = 'new.teller@example.com';
-    await cognito.send(
-      new AdminCreateUserCommand({
-        UserPoolId: stack.cognito.userPoolId,
-        Username: username,
-        UserAttributes: [
-          { Name: 'email', Value: username },
-          { Name: 'email_verified', Value: 'true' },
-        ],
-        MessageAction: 'SUPPRESS',
-        TemporaryPassword: 'Temporary-Passw0rd!',
-      }),
-    );
-    const { page } = await openPage();
-    await page.locator('#sign-in-form [name=username]').fill(username);
-    await page.locator('#sign-in-form [name=password]').fill('Temporary-Passw0rd!');
-    await page.locator('#sign-in-form button').click();
-    await visible(page, 'new-password');
-    await page.screenshot({ path: join(SHOTS, 'new-password.png') });
-    await page.locator('#new-password-form [name=password]').fill('Chosen-by-the-user-2026!');
-    await page.locator('#new-password-form button').click();
-    await visible(page, 'enrol');
-    // The QR code, read as a phone would (another library than the one that drew it): the
-    // otpauth URI of the key the page shows beside it.
-    const image = await page.locator('#enrol-qr').evaluate((canvas: CanvasElement) => {
-      const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
-      return { width: canvas.width, height: canvas.height, data: Array.from(data) };
-    });
-    const uri = new URL(decodeQR({ ...image, data: Uint8Array.from(image.data) }));
-    expect(uri.protocol).toBe('otpauth:');
-    expect(uri.host).toBe('totp');
-    expect(decodeURIComponent(uri.pathname)).toBe(`/Currency Exchange (local):${username}`);
-    expect(uri.searchParams.get('issuer')).toBe('Currency Exchange (local)');
-    const secret = uri.searchParams.get('secret')!;
-    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-    expect((await page.locator('#enrol-secret').innerText()).trim()).toBe(secret);
-    await page.screenshot({ path: join(SHOTS, 'enrol.png') });
-    await expectNothingStored(page);
+      await page.locator('#enrol-form [name=code]').fill(totpCode(secret));
+      await page.locator('#enrol-form button').click();
+      await visible(page, 'lookup');
+      await lookUp(page, 'transaction', '1');
+      await expect(page.locator('#result article h3').innerText()).resolves.toBe(
+        'Receipt 20230915000123',
+      );
+      await expectNothingStored(page);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
 
-    await page.locator('#enrol-form [name=code]').fill(totpCode(secret));
-    await page.locator('#enrol-form button').click();
-    await visible(page, 'lookup');
-    await lookUp(page, 'transaction', '1');
-    await expect(page.locator('#result article h3').innerText()).resolves.toBe(
-      'Receipt 20230915000123',
-    );
-    await expectNothingStored(page);
-    await page.close();
-  }, 60_000);
-
-  test('an expired access token leads back to sign-in, with the reason', async () => {
-    const { page, accessTokens } = await openPage({ fakeClock: true });
-    await signInWithCode(page, 'compliance@example.com');
-    // Past the token's own expiry (15 minutes in a stage; the local pool's client says 60).
-    const { exp, iat } = JSON.parse(
-      Buffer.from(accessTokens[0]!.split('.')[1]!, 'base64url').toString(),
-    ) as { exp: number; iat: number };
-    await page.clock.fastForward((exp - iat + 60) * 1000);
-    await page.locator('#transaction-form [name=id]').fill('1');
-    await page.locator('#transaction-form button').click();
-    await visible(page, 'sign-in');
-    expect(await page.locator('#result').innerText()).toBe('');
-    await expect(page.locator('#notice').innerText()).resolves.toBe(
-      'Your session has ended: sign in again.',
-    );
-    await expectNothingStored(page);
-    await page.close();
-  }, 60_000);
+  test(
+    'an expired access token leads back to sign-in, with the reason',
+    async () => {
+      const { page, accessTokens } = await openPage({ fakeClock: true });
+      await signInWithCode(page, 'compliance@example.com');
+      // Past the token's own expiry (15 minutes in a stage; the local pool's client says 60).
+      const { exp, iat } = JSON.parse(
+        Buffer.from(accessTokens[0]!.split('.')[1]!, 'base64url').toString(),
+      ) as { exp: number; iat: number };
+      await page.clock.fastForward((exp - iat + 60) * 1000);
+      await page.locator('#transaction-form [name=id]').fill('1');
+      await page.locator('#transaction-form button').click();
+      await visible(page, 'sign-in');
+      expect(await page.locator('#result').innerText()).toBe('');
+      await expect(page.locator('#notice').innerText()).resolves.toBe(
+        'Your session has ended: sign in again.',
+      );
+      await expectNothingStored(page);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
 });

@@ -28,3 +28,10 @@ export function describeWithChromium(what: string): [jest.Describe, string | und
 
 /** As root in CI, Chromium runs only without its sandbox. */
 export const CHROMIUM_ARGS = ['--no-sandbox'];
+
+/**
+ * A browser test's limit: each drives pages through sign-in and lookups in seconds on a quiet
+ * machine, but beside the rest of the run and two busy loops one passed 60 s. What these tests
+ * assert is what the page shows, never how fast.
+ */
+export const BROWSER_TEST_TIMEOUT_MS = 180_000;
