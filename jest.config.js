@@ -21,8 +21,9 @@ export default {
   maxWorkers: 3,
   // How long a finished worker may take to exit before jest kills it and prints "A worker process
   // has failed to exit gracefully" (jest's default: 500 ms). Nothing leaks, but after the synth
-  // tests a worker holds ~2 GB (jest's ES-module registries are not all freed between files), and
-  // the kernel freeing it took 0.7-1.2 s beside two busy loops on this 2-core machine. A worker
-  // kept alive by a leaked handle never exits, so it is still killed, and the line still printed.
+  // tests a worker holds a lot of memory (jest's ES-module registries are not all freed between
+  // files), and the kernel freeing it beside two busy loops on two cores takes longer than that
+  // (docs/development.md). A worker kept alive by a leaked handle never exits, so it is still
+  // killed, and the line still printed.
   workerGracefulExitTimeout: 5000,
 };

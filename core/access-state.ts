@@ -12,7 +12,8 @@
  * window's number modulo the slot count), and every count clears the route's other slots; the
  * counter carries its window, so a slot left over from an older window is recognised and started
  * afresh, never counted. A user's item holds at most two `nbf` instants and one counter per
- * route, however their reads are spread over the years: about 150 bytes, 1 write unit per GET.
+ * route, however their reads are spread over the years: a small item, 1 write unit per GET
+ * (docs/performance.md, "The access state over the years").
  * (Until 2026-11 each window had a counter of its own, `count:<entity>:<window start>`, and only
  * the previous window's was removed: one was left behind for every idle gap, for ever. The
  * functions remove such legacy counters when they meet them: LEGACY_COUNTER_PREFIX.)
@@ -52,9 +53,9 @@ export function groupNotBefore(group: string): string {
  * Counter slots per route. A read in a new window finds its slot empty unless the route's last
  * read was a multiple of this many windows ago; then the slot holds an older window's count, and
  * the read takes a second request to start it afresh (`restart`). With 32 slots (2 h 40 min of
- * 5-minute windows) that is 1.5 % of a sporadic reader's GETs, 4.6 % with 16 and 9.6 % with 8
- * (bench/access-state-candidates.ts); a larger request is all the slots cost (`REMOVE` of the
- * others).
+ * 5-minute windows) that is a small share of a sporadic reader's GETs, a larger one with 16 or 8
+ * (docs/performance.md, from bench/access-state-candidates.ts); a larger request is all the slots
+ * cost (`REMOVE` of the others).
  */
 export const COUNTER_SLOTS = 32;
 /** A counter's value: `window start × COUNT_SCALE + reads`; above every budget allowed. */

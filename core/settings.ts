@@ -20,7 +20,8 @@ export const TIME_ZONE_RULE = 'an IANA time zone such as UTC or Asia/Manila';
 
 /**
  * An IANA zone Intl knows. UTC is always valid; checking it would load Intl's zone data for
- * nothing, which costs a function about 15 ms of cold start (core/times.ts).
+ * nothing, which costs a function a measurable share of its cold start (core/times.ts,
+ * docs/performance.md).
  */
 export function isTimeZone(zone: string): boolean {
   if (zone === DEFAULT_TIME_ZONE) return true;

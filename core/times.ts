@@ -60,9 +60,9 @@ export function wallTimeProblem(wall: string): 'format' | 'calendar' | undefined
 
 /**
  * Built once per zone: formatters are costly to create and cheap to reuse. In UTC (the default)
- * showing a time needs no formatter at all: the first Intl formatter of a process costs about
- * 15 ms of cold start (ICU's zone data), formatToParts tens of µs per call, and toISOString gives
- * the same wall time (proleptic Gregorian, years 1-9999). Measured in bench/RESULTS.md.
+ * showing a time needs no formatter at all: the first Intl formatter of a process loads ICU's
+ * zone data at cold start, formatToParts costs on every call, and toISOString gives the same wall
+ * time (proleptic Gregorian, years 1-9999). Measured in docs/performance.md.
  */
 export function createTimeCodec(timeZone: string): TimeCodec {
   const utc = timeZone === 'UTC';

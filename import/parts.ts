@@ -119,7 +119,7 @@ export function storedRecordLine(record: Parsed): string {
   )}\n`;
 }
 
-/** Lines of a StoredRecordsWriter made into bytes at once (about 300 KiB of a stored part). */
+/** Lines of a StoredRecordsWriter made into bytes at once (a block's size: docs/import.md). */
 const STORED_BLOCK_LINES = 256;
 
 /**

@@ -100,7 +100,7 @@ export const BUNDLING: BundlingOptions = {
  * Memory and timeout, chosen on purpose:
  * - 512 MB. Lambda allots CPU in proportion to memory; cold starts (parsing the bundled AWS SDK)
  *   and request signing are CPU-bound, and at 512 MB a cold start is markedly shorter than at
- *   128-256 MB while the per-request cost of a ~100 ms read stays negligible.
+ *   128-256 MB while a warm read's cost stays negligible (docs/operations/costs.md).
  * - 10 s timeout. The handlers give DynamoDB at most 3 attempts of ~1 s each plus back-off (about
  *   3.5 s worst case) and then answer 503; 10 s leaves room for a cold start and presigning, so a
  *   slow DynamoDB ends in the handler's own 503 rather than a Lambda timeout. It stays well

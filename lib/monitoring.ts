@@ -49,10 +49,10 @@ export const THRESHOLDS = {
    */
   route5xxAbove: 2,
   /**
-   * p99 above 1 s for 3 periods in a row (15 minutes). bench/RESULTS.md: a cold start to the first
-   * answer takes 175 ms (p90) on a full core; a 512 MB Lambda has about a third of a core, so
-   * ~525 ms, plus ~100 ms for API Gateway, the authorizer and DynamoDB in the region: ~625 ms.
-   * A warm GET takes < 15 ms of handler time (p99). At back-office volume cold starts can be
+   * p99 above 1 s for 3 periods in a row (15 minutes). A cold start to the first answer, on the
+   * share of a core a 512 MB Lambda gets and with API Gateway, the authorizer and DynamoDB in the
+   * region added, stays under 1 s, and a warm GET's handler time is a small part of it
+   * (docs/operations/alarms.md, from bench/RESULTS.md). At back-office volume cold starts can be
    * the slowest 1 %, so a single period over 1 s is not news; 15 minutes of it means requests
    * are waiting on DynamoDB retries (up to ~3.5 s before the 503) or on something new.
    */

@@ -2,8 +2,8 @@
  * The functions' DynamoDB client takes its SDK settings from the environment only (./README.md).
  * The SDK looks each unset setting up in the shared config files (~/.aws/config, credentials),
  * which a Lambda function does not have: on a first request that is two failed file reads, and
- * errors built and caught for each setting, about 1.5 ms. The same environment variables are
- * read, by the SDK's own selectors, with the SDK's defaults.
+ * errors built and caught for each setting, all for nothing (the cost: ./README.md). The same
+ * environment variables are read, by the SDK's own selectors, with the SDK's defaults.
  */
 import { NODE_ACCOUNT_ID_ENDPOINT_MODE_CONFIG_OPTIONS } from '@aws-sdk/core/account-id-endpoint';
 import { NODE_APP_ID_CONFIG_OPTIONS } from '@aws-sdk/core/client';

@@ -4,8 +4,8 @@
  * credential provider (every Task runs a local handler: the runner refuses a Task without one)
  * and asl-validator (the runner skips validation: `noValidate`; the stage's definition is checked
  * by cfn-lint and its own tests). Each is replaced, for that package alone, by a module that
- * throws if called. Loading the package costs about 0.45 s of CPU with them, 0.1 s without
- * (./README.md). Node.js's own loader only: under jest the package loads whole.
+ * throws if called. Without them the package loads in a fraction of the CPU time (./README.md).
+ * Node.js's own loader only: under jest the package loads whole.
  */
 import { registerHooks } from 'node:module';
 

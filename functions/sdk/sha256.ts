@@ -2,12 +2,12 @@
  * SHA-256 and HMAC-SHA256 for the DynamoDB client's SigV4 request signing, in place of the SDK's
  * own (`sha256` client option).
  *
- * Why: on Node.js 24, createHmac() with a Buffer key costs ~12 µs (it builds and throws away an
- * Error inside, stack trace and all) against ~2 µs with a KeyObject or a string key, and signing
- * a request makes two HMACs. The signer keeps the day's signing key as one Uint8Array, so it is
- * turned into a KeyObject once; a string key (the secret access key) is used as it is, which is
- * the same UTF-8 bytes the SDK would make of it. Measured in bench/RESULTS.md; the signatures are
- * the SDK's (test/unit/sha256.test.ts).
+ * Why: on Node.js 24, createHmac() with a Buffer key is several times slower than with a
+ * KeyObject or a string key (it builds and throws away an Error inside, stack trace and all), and
+ * signing a request makes two HMACs. The signer keeps the day's signing key as one Uint8Array, so
+ * it is turned into a KeyObject once; a string key (the secret access key) is used as it is, which
+ * is the same UTF-8 bytes the SDK would make of it. Measured in docs/performance.md and
+ * ./README.md; the signatures are the SDK's (test/unit/sha256.test.ts).
  */
 import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 

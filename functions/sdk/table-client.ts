@@ -23,8 +23,8 @@ export interface ClientOptions {
  * One client per process: the functions read with it, and the import's Document Client wraps it
  * (functions/shared/document-client.ts). Two settings spare each request work done for nothing
  * (docs/performance.md, "The warm path"): the SDK's logger middleware is removed, which masks
- * every answer, attribute by attribute, for a logger that is never set (about 0.45 ms of a
- * 50-line transaction's Query); and the middleware stack is resolved once, not on each send
+ * every answer, attribute by attribute, for a logger that is never set (a cost that grows with a
+ * transaction's lines); and the middleware stack is resolved once, not on each send
  * (`cacheMiddleware`: nothing changes the stack after the first request; the Document Client,
  * which adds middleware per command, turns it off).
  */

@@ -1,9 +1,8 @@
 /**
  * Presigned GET URLs for files (SPEC 3.4), signed by the SDK's S3RequestPresigner on its own:
- * the S3 client is never loaded. Two choices keep a URL cheap (bench/RESULTS.md): HMACs with
- * KeyObject keys (../sdk/sha256; Node.js 24 makes Buffer-keyed HMACs slow), ~30 µs a URL instead of
- * ~90 µs, and credentials read straight from the environment rather than through a provider chain
- * (../sdk/lambda-credentials).
+ * the S3 client is never loaded. Two choices keep a URL cheap (docs/performance.md): HMACs with
+ * KeyObject keys (../sdk/sha256; Node.js 24 makes Buffer-keyed HMACs slow), and credentials read
+ * straight from the environment rather than through a provider chain (../sdk/lambda-credentials).
  */
 import { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import { formatUrl } from '@aws-sdk/util-format-url';

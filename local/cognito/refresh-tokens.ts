@@ -1,8 +1,9 @@
 /**
  * The refresh tokens the local Cognito keeps, bounded (issue 30). cognito-local 5.3.0 appends
- * each sign-in's refresh token (about 680 bytes) to the user's `RefreshTokens` in the pool's
- * JSON file under `.local/cognito/db/`, never drops one (nor checks their expiry), and rewrites
- * the whole file at every sign-in: 3,000 sign-ins made a 2 MB file, rewritten each time.
+ * each sign-in's refresh token to the user's `RefreshTokens` in the pool's JSON file under
+ * `.local/cognito/db/`, never drops one (nor checks their expiry), and rewrites the whole file at
+ * every sign-in: a file that only grows, rewritten each time (its size:
+ * docs/decisions/0013-every-store-has-a-bound.md).
  *
  * The workaround, all of it here: the user pool service factory, which cognito-local takes as a
  * constructor argument (local/cognito/user-pool.ts passes this wrapper), returns its own services with

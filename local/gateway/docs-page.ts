@@ -3,7 +3,8 @@
  * over openapi.yaml. The local gateway serves it at /docs, where "Try it out" calls the local
  * stack on the same origin; `npm run docs` writes the same page as one self-contained HTML file
  * (UI and contract inlined) to publish beside a deployment. Swagger UI: it can call the API from
- * the page, and its standalone bundle (about 1.9 MB with its CSS) needs nothing else.
+ * the page, and its standalone bundle (script and CSS: docs/decisions/0025-swagger-ui.md) needs
+ * nothing else.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

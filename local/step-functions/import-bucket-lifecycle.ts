@@ -1,7 +1,8 @@
 /**
  * The stage's lifecycle of the import bucket (lib/import-drop.ts, core/retention.ts), kept by
  * the local drop itself: the local S3 has no lifecycle rules. Without it, every local import
- * left its upload and its work files for good (a 163 MB file left 785 MB).
+ * left its upload and its work files, several times the file's size, for good
+ * (docs/decisions/0013-every-store-has-a-bound.md).
  * - Work files go as soon as their import has its report: nothing reads them after it, and they
  *   are copies of the file's records.
  * - Uploads go after IMPORT_RETENTION.filesDays, reports after reportsDays, as in a stage: swept
@@ -14,7 +15,8 @@ import { PREFIX, keysUnder, workFolder } from '../../import/steps/work-folder';
 
 /**
  * One at a time: the local S3 removes an object's emptied folders as it deletes it, and two
- * deletes in one folder at once race (InternalError). A few hundred keys an import: well under 1 s.
+ * deletes in one folder at once race (InternalError). A few hundred keys an import: one at a
+ * time is quick enough (docs/decisions/0013-every-store-has-a-bound.md).
  */
 async function deleteKeys(s3: S3Client, bucket: string, keys: readonly string[]): Promise<void> {
   for (const key of keys) await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));

@@ -318,8 +318,9 @@ export async function runWorkflow(
       concurrency: options.concurrency ?? LOCAL_CONCURRENCY,
     }),
   );
-  // Not validated again on every drop (about 0.3 s of CPU): test/unit/import-runner.test.ts
-  // validates the stage's definition and this local form of it with asl-validator.
+  // Not validated again on every drop (its CPU cost: functions/sdk/README.md):
+  // test/unit/import-runner.test.ts validates the stage's definition and this local form of it
+  // with asl-validator.
   const { StateMachine } = await loadStepFunctions();
   const machine = new StateMachine(definition as never, {
     validationOptions: { noValidate: true },
