@@ -15,10 +15,9 @@ export default {
   globalSetup: '<rootDir>/test/support/global-setup.js',
   globalTeardown: '<rootDir>/test/support/global-teardown.js',
   testTimeout: 30000,
-  // Three on two cores: much of a test's time is spent waiting on another process (DynamoDB
-  // Local's JVM, a command under tsx, `cdk synth`, Chromium), so a third worker keeps the cores
-  // busy while one waits.
-  maxWorkers: 3,
+  // One per core: the run is CPU-bound (measured beside two busy loops, a third worker added
+  // worker time and saved no wall time).
+  maxWorkers: 2,
   // How long a finished worker may take to exit before jest kills it and prints "A worker process
   // has failed to exit gracefully" (jest's default: 500 ms). Nothing leaks, but after the synth
   // tests a worker holds a lot of memory (jest's ES-module registries are not all freed between
