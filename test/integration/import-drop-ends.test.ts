@@ -62,10 +62,12 @@ function slowTable(deps: ReturnType<typeof localStepDeps>, delayMs: number) {
 }
 
 test('a part stopped at its time limit: the report and end event count what every part wrote, and the same file again imports whole', async () => {
-  // Three parts of 80 records, each written one group (25 records) at a time, slowly.
+  // Three parts of 80 records, each written one group (25 records) at a time, slowly: a group's
+  // writes wait 600 ms together, so part 1's four groups need 2.4 s at the least, and it cannot
+  // end whole within the 1.5 s it is given, however fast the machine.
   const partBytes = partBytesFor(80);
   const deps = { ...localStepDeps(drop.target, partBytes), writeConcurrency: 1 };
-  const table = slowTable(deps, 200);
+  const table = slowTable(deps, 600);
   const txnIds = ids(71_000, 240);
   const file = drop.fileOf(linesOf(txnIds));
   let stoppedAt: number | undefined;
