@@ -111,6 +111,9 @@ export function itemSize(item: Item): number {
   return Object.entries(item).reduce((n, [name, value]) => n + utf8(name) + valueSize(value), 0);
 }
 
+/** Each entity's key and version as itemSizeBound counts them: the same for every line. */
+const KEY_AND_VERSION_BYTES = new Map<EntityDescriptor, number>();
+
 /**
  * The most a record's item can count, from the length of the JSON line it was read from: a UTF-16
  * unit is at most 3 UTF-8 bytes, and each name, number, null, boolean, list and map DynamoDB counts
@@ -119,5 +122,10 @@ export function itemSize(item: Item): number {
  * counting exactly (itemSize).
  */
 export function itemSizeBound(entity: EntityDescriptor, jsonLength: number): number {
-  return 3 * jsonLength + itemSize(tombstoneOf(entity, MAX_ID, VERSION_FOR_SIZE));
+  let keyBytes = KEY_AND_VERSION_BYTES.get(entity);
+  if (keyBytes === undefined) {
+    keyBytes = itemSize(tombstoneOf(entity, MAX_ID, VERSION_FOR_SIZE));
+    KEY_AND_VERSION_BYTES.set(entity, keyBytes);
+  }
+  return 3 * jsonLength + keyBytes;
 }
