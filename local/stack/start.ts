@@ -6,10 +6,7 @@ import { plural } from '../../core/plural';
 import { execFileSync } from 'node:child_process';
 import { relative } from 'node:path';
 import { CUSTOMER_READERS_GROUP } from '../../core/groups';
-import { DEMO_PASSWORD, DEMO_USERS } from '../cognito/user-pool';
-import { DOCS_PATH } from '../gateway/docs-page';
-import { STAFF_APP_PATH } from '../../staff-app/files';
-import { startLocalStack, type LocalStack } from './stack';
+import type { LocalStack } from './stack';
 import { checkStartSettings, StartSettingError, type StartSettings } from './start-settings';
 import { removeOwnRunningPointer, writeRunningPointer } from './state';
 
@@ -22,6 +19,14 @@ try {
   console.error(error.message);
   process.exit(2);
 }
+// Loaded only once the settings hold: a refusal comes before the emulators' modules load.
+const [{ startLocalStack }, { DEMO_PASSWORD, DEMO_USERS }, { DOCS_PATH }, { STAFF_APP_PATH }] =
+  await Promise.all([
+    import('./stack'),
+    import('../cognito/user-pool'),
+    import('../gateway/docs-page'),
+    import('../../staff-app/files'),
+  ]);
 const { dataDir } = settings;
 const shownDir = relative(process.cwd(), dataDir).startsWith('..')
   ? dataDir
