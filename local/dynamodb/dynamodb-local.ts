@@ -71,8 +71,16 @@ export function javaOnPath(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 /**
+ * The JVM's own options. The emulator lives minutes, not days: the JIT's optimising tier (C2)
+ * would spend more CPU compiling than it ever saves, so only the quick tier runs
+ * (docs/development.md has the figures).
+ */
+const JVM_OPTIONS = ['-XX:TieredStopAtLevel=1'];
+
+/**
  * The package's own spawn factory, so that the jar and its native libraries are found exactly as
- * the package lays them out; our spawn function adds `-disableTelemetry` (it has no option for it).
+ * the package lays them out; our spawn function adds the JVM's options and `-disableTelemetry`
+ * (it has no option for either).
  */
 function dynamoDbLocalSpawner() {
   const require = createRequire(import.meta.url);
@@ -81,7 +89,7 @@ function dynamoDbLocalSpawner() {
     createSpawn: CreateSpawn;
   };
   const spawnFn = ((command: string, args: readonly string[], options: SpawnOptions) =>
-    spawn(command, [...args, '-disableTelemetry'], {
+    spawn(command, [...JVM_OPTIONS, ...args, '-disableTelemetry'], {
       ...options,
       env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
     })) as unknown as SpawnFn;
