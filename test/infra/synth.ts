@@ -73,6 +73,18 @@ export function synthesize(
 export function removeSyntheses(): void {
   for (const outdir of outdirs.splice(0)) rmSync(outdir, { recursive: true, force: true });
   syntheses.clear();
+  scratch = undefined;
+}
+
+let scratch: string | undefined;
+
+/**
+ * The output directory for an app a check builds but never synthesizes (an App given none makes
+ * a temporary directory of its own, and leaves it behind).
+ */
+export function scratchOutdir(): string {
+  if (scratch === undefined) outdirs.push((scratch = mkdtempSync(join(tmpdir(), 'cdk-test-'))));
+  return scratch;
 }
 
 function synthesizeOnce(options: {

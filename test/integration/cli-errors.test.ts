@@ -3,13 +3,14 @@
  * and exits non-zero; no Node stack trace, no errno code.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../core/project-root';
 import { line, transaction } from '../fixtures';
 
 const dir = mkdtempSync(join(tmpdir(), 'cli-errors-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function run(script: string, args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], {

@@ -3,7 +3,7 @@
  * exit status, the report, the final count, the stack's own display zone.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -29,7 +29,10 @@ beforeAll(async () => {
     }),
   );
 }, 90_000);
-afterAll(async () => drop?.stop());
+afterAll(async () => {
+  await drop?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 /** The command in a child process; asynchronous, as the local S3 runs in this one. */
 function run(args: string[], env: Record<string, string> = {}) {

@@ -4,13 +4,14 @@
  * nothing is left behind: no process of its group, no data directory.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../core/project-root';
 
 const dir = mkdtempSync(join(tmpdir(), 'start-settings-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** Well past tsx's start on a busy machine, well short of a stack's start (Java, Cognito, seed). */
 const QUICK_MS = 20_000;
 /** How long the group may take to be gone after its leader exits. */

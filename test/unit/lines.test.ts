@@ -1,9 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readLines, type Line } from '../../import/lines';
 
 const dir = mkdtempSync(join(tmpdir(), 'lines-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 async function linesOf(content: Buffer | string, maxBytes?: number): Promise<Line[]> {
   const path = join(dir, `f${n++}`);

@@ -11,6 +11,7 @@ import {
   CDK_JSON_CONTEXT,
   onlyResource,
   resourcesOf,
+  scratchOutdir,
   type Synthesized,
 } from '../synth';
 
@@ -135,13 +136,18 @@ describe('stages', () => {
     ['a-very-long-stage-name-x', /1 to 20/],
     ['', /Omit -c stage/],
   ])('synth refuses the stage name %j with the reason', (stage, reason) => {
-    expect(() => createApp({ context: { ...CDK_JSON_CONTEXT, stage } })).toThrow(reason);
+    expect(() =>
+      createApp({ outdir: scratchOutdir(), context: { ...CDK_JSON_CONTEXT, stage } }),
+    ).toThrow(reason);
   });
 
   test('synth refuses disposable without a stage, a disposable that is not true/false, a bad e-mail', () => {
     expect(() => makeStage({ disposable: true })).toThrow(/needs a named stage/);
     expect(() =>
-      createApp({ context: { ...CDK_JSON_CONTEXT, stage: 'x', disposable: 'yes' } }),
+      createApp({
+        outdir: scratchOutdir(),
+        context: { ...CDK_JSON_CONTEXT, stage: 'x', disposable: 'yes' },
+      }),
     ).toThrow(SettingsError);
     expect(() => makeStage({ name: 'x', alarmEmail: 'ops at example.com' })).toThrow(/e-mail/);
     expect(makeStage({ name: 'test-2', disposable: true })).toMatchObject({

@@ -7,6 +7,7 @@ import {
   CDK_JSON_CONTEXT,
   onlyResource,
   resourcesUnder,
+  scratchOutdir,
   synthesize,
   type Synthesized,
 } from '../synth';
@@ -36,10 +37,10 @@ test('the documented defaults are in code, none in cdk.json: TTL 300 s, UTC, no 
     }),
   );
   expect(settingKeys.filter((key) => key in CDK_JSON_CONTEXT)).toEqual([]);
-  expect(settingsFromContext(new App({ context: CDK_JSON_CONTEXT }).node)).toEqual(
-    DEFAULT_SETTINGS,
-  );
-  expect(settingsFromContext(new App().node)).toEqual({
+  expect(
+    settingsFromContext(new App({ outdir: scratchOutdir(), context: CDK_JSON_CONTEXT }).node),
+  ).toEqual(DEFAULT_SETTINGS);
+  expect(settingsFromContext(new App({ outdir: scratchOutdir() }).node)).toEqual({
     signatureUrlTtlSeconds: 300,
     displayTimeZone: 'UTC',
     corsAllowOrigins: [],
@@ -61,8 +62,10 @@ test("a backfill's warm write throughput reaches the table only when asked for",
 
 test('threat protection: enforced by default, audited by default in a disposable stage, -c overrides', () => {
   const read = (context: Record<string, unknown>) =>
-    settingsFromContext(new App({ context }).node, stageFromContext(new App({ context }).node))
-      .threatProtection;
+    settingsFromContext(
+      new App({ outdir: scratchOutdir(), context }).node,
+      stageFromContext(new App({ outdir: scratchOutdir(), context }).node),
+    ).threatProtection;
   expect(read({})).toBe('enforced');
   expect(read({ stage: 'staging' })).toBe('enforced');
   expect(read({ stage: 'ci', disposable: 'true' })).toBe('audit');
@@ -138,5 +141,7 @@ test.each([
   [{ threatProtection: 'off' }, /threatProtection must be audit or enforced, got: "off"/],
   [{ threatProtection: 'ENFORCED' }, /threatProtection must be audit or enforced/],
 ])('synth refuses context %j', (context, message) => {
-  expect(() => createApp({ context: { ...CDK_JSON_CONTEXT, ...context } })).toThrow(message);
+  expect(() =>
+    createApp({ outdir: scratchOutdir(), context: { ...CDK_JSON_CONTEXT, ...context } }),
+  ).toThrow(message);
 });

@@ -7,7 +7,7 @@
  * upload to its report: ./follow.ts.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
@@ -35,7 +35,10 @@ describe('the command (bin/import.ts) against a deployed stack', () => {
   beforeAll(async () => {
     aws = await startFakeControlPlane();
   });
-  afterAll(async () => aws?.stop());
+  afterAll(async () => {
+    await aws?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   /** `npm run import -- <args>` with the AWS endpoints of the fakes and the local S3. */
   function run(args: string[]) {
