@@ -14,6 +14,7 @@ export default {
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.js',
   globalTeardown: '<rootDir>/test/support/global-teardown.js',
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   testTimeout: 30000,
   // One per core: the run is CPU-bound (measured beside two busy loops, a third worker added
   // worker time and saved no wall time).
