@@ -71,8 +71,8 @@ export function javaOnPath(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 /**
- * The JVM's own options. The emulator lives minutes, not days: the JIT's optimising tier (C2)
- * would spend more CPU compiling than it ever saves, so only the quick tier runs
+ * The JVM's own options. The emulator serves tests and one developer: at that load the JIT's
+ * optimising tier (C2) spends more CPU compiling than it saves, so only the quick tier (C1) runs
  * (docs/development.md has the figures).
  */
 const JVM_OPTIONS = ['-XX:TieredStopAtLevel=1'];
