@@ -1,15 +1,13 @@
 /**
- * Jest runs the TypeScript sources as native ES modules (middy 7 is ESM-only), transpiled
- * file by file by ts-jest (tsconfig's isolatedModules: no type check here; `npm run lint` does it).
- * ts-jest rather than a native transpiler: the registry this project installs from lacks the
- * other platforms' binaries of native packages, which `npm ci` then refuses.
+ * Jest runs the TypeScript sources as native ES modules (middy 7 is ESM-only), their types
+ * stripped file by file by esbuild (test/support/transform.js; `npm run lint` type-checks).
  */
 export default {
   // What the code under test logs is shown only for a failing test: see the environment.
   testEnvironment: '<rootDir>/test/support/quiet-environment.ts',
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
+    '^.+\\.ts$': '<rootDir>/test/support/transform.js',
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.js',
