@@ -3,6 +3,8 @@
  * credentials or configuration, no notices or version check, and a dead proxy so that any
  * attempt to reach the network fails instead of quietly succeeding. The three runs are processes
  * of their own, each with its output directory: they run at once.
+ *
+ * @slow: started first on a fresh clone (test/support/sequencer.js).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

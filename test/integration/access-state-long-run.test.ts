@@ -4,6 +4,8 @@
  * access-state item stays a few hundred bytes, and one more GET costs the write units it cost on
  * day one; an item the old layout filled is emptied of its counters on the first GET, which
  * never counts them.
+ *
+ * @slow: started first on a fresh clone (test/support/sequencer.js).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';

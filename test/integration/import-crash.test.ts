@@ -4,6 +4,8 @@
  * (with records in flight among them); after each kill every record reads whole through the real
  * handler, and a run to the end leaves every record as the file says and nothing stray in the
  * table.
+ *
+ * @slow: started first on a fresh clone (test/support/sequencer.js).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

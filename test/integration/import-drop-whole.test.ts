@@ -3,6 +3,8 @@
  * the same records run at once (each record ends whole, as one of them wrote it), nor while a
  * part's writer is killed half-way and the engine retries it; the retried import ends in the
  * same state as one never interrupted, with nothing stray in the table.
+ *
+ * @slow: started first on a fresh clone (test/support/sequencer.js).
  */
 import { setTimeout } from 'node:timers/promises';
 import type { MiddlewareStack } from '@smithy/types';

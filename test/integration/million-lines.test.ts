@@ -1,6 +1,8 @@
 /**
  * A file of 10^6 lines whose last line only is bad, through `npm run import`'s local drop (SPEC 6,
  * 9): nothing written, `line 1000000: ...`, a non-zero exit.
+ *
+ * @slow: started first on a fresh clone (test/support/sequencer.js).
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

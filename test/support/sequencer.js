@@ -1,9 +1,11 @@
 /**
  * Jest's order, with a better guess where it has no timings yet (a fresh clone, as in CI). Jest
  * then starts the biggest files first; but an entry file that only imports the halves beside it
- * (test/infra/stack.test.ts, test/local/access.test.ts) looks small, so it started last and ran
- * alone at the end. Here a file weighs its own bytes and its halves', and test/unit, quick,
- * comes last to fill the workers' gaps. With timings, jest's own order (longest first) stands.
+ * (test/infra/stack.test.ts, test/local/access.test.ts) looks small, and so does a short file that
+ * does a lot (10^6 lines), so each started late and ran alone at the end. Here the files whose
+ * docblock says `@slow` go first, a file weighs its own bytes and its halves', and test/unit,
+ * quick, comes last to fill the workers' gaps. With timings, jest's own order (longest first)
+ * stands.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
@@ -12,13 +14,17 @@ import TestSequencer from '@jest/test-sequencer';
 /** `import './access/verbs';`: a half in a folder beside the entry file. */
 const HALF = /^import\s+(?:[^'"]*from\s+)?['"](\.\/[^'"]+\/[^'"]+)['"]/gm;
 
+/** `@slow` in the file's first docblock. */
+const SLOW = /^\/\*\*(?:(?!\*\/)[\s\S])*@slow\b/;
+
 function weight(path) {
+  const text = readFileSync(path, 'utf8');
   let bytes = statSync(path).size;
-  for (const [, specifier] of readFileSync(path, 'utf8').matchAll(HALF)) {
+  for (const [, specifier] of text.matchAll(HALF)) {
     const half = join(dirname(path), `${specifier}.ts`);
     if (existsSync(half)) bytes += statSync(half).size;
   }
-  return bytes;
+  return SLOW.test(text) ? Number.MAX_SAFE_INTEGER / 2 + bytes : bytes;
 }
 
 export default class Sequencer extends TestSequencer {
