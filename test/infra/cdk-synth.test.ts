@@ -31,8 +31,17 @@ function run(
   });
 }
 
-/** `npx cdk synth` with the given arguments, offline: no credentials, and a dead proxy. */
-async function offlineSynth(outdir: string, extra: string[] = []) {
+type SynthResult = Awaited<ReturnType<typeof run>>;
+
+/**
+ * `npx cdk synth` with the given arguments, offline (no credentials, and a dead proxy), into an
+ * output directory of its own: `check` reads it, and it is removed after.
+ */
+async function offlineSynth(
+  extra: string[],
+  check: (result: SynthResult, outdir: string) => void,
+): Promise<void> {
+  const outdir = mkdtempSync(join(tmpdir(), 'cdk-cli-'));
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!/^(AWS_|CDK_|NODE_OPTIONS$|NODE_ENV$|JEST_)/.test(key)) env[key] = value;
@@ -47,19 +56,18 @@ async function offlineSynth(outdir: string, extra: string[] = []) {
     NO_PROXY: '',
     CI: 'true',
   });
-  return run(
-    'npx',
-    ['cdk', 'synth', '--quiet', '--no-notices', '--no-version-reporting', '-o', outdir, ...extra],
-    env,
-  );
+  try {
+    const args = ['synth', '--quiet', '--no-notices', '--no-version-reporting', '-o', outdir];
+    check(await run('npx', ['cdk', ...args, ...extra], env), outdir);
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
 }
 
 test.concurrent(
   '`npx cdk synth` succeeds offline without AWS credentials and emits the stack and bundles',
   async () => {
-    const outdir = mkdtempSync(join(tmpdir(), 'cdk-cli-'));
-    try {
-      const result = await offlineSynth(outdir);
+    await offlineSynth([], (result, outdir) => {
       expect({ code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({
         code: 0,
         stderr: '',
@@ -110,9 +118,7 @@ test.concurrent(
       );
       expect(pageFiles.sort()).toEqual(['app.css', 'app.js', 'config.json', 'index.html']);
       expect(existsSync(join(outdir, 'manifest.json'))).toBe(true);
-    } finally {
-      rmSync(outdir, { recursive: true, force: true });
-    }
+    });
   },
   180_000,
 );
@@ -120,21 +126,18 @@ test.concurrent(
 test.concurrent(
   '`npx cdk synth -c stage=dev -c disposable=true -c alarmEmail=...` synthesizes the dev stack offline',
   async () => {
-    const outdir = mkdtempSync(join(tmpdir(), 'cdk-cli-'));
-    try {
-      const result = await offlineSynth(
-        outdir,
-        Object.entries(DISPOSABLE_DEV_CONTEXT).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
-      );
+    const context = Object.entries(DISPOSABLE_DEV_CONTEXT).flatMap(([key, value]) => [
+      '-c',
+      `${key}=${value}`,
+    ]);
+    await offlineSynth(context, (result, outdir) => {
       expect({ code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({
         code: 0,
         stderr: '',
       });
       expect(readdirSync(outdir)).toContain(`${STACK_NAME}-dev.template.json`);
       expect(existsSync(join(outdir, `${STACK_NAME}.template.json`))).toBe(false);
-    } finally {
-      rmSync(outdir, { recursive: true, force: true });
-    }
+    });
   },
   180_000,
 );
@@ -142,14 +145,10 @@ test.concurrent(
 test.concurrent(
   '`npx cdk synth -c stage=Prod!` fails with the reason',
   async () => {
-    const outdir = mkdtempSync(join(tmpdir(), 'cdk-cli-'));
-    try {
-      const result = await offlineSynth(outdir, ['-c', 'stage=Prod!']);
+    await offlineSynth(['-c', 'stage=Prod!'], (result) => {
       expect(result.code).not.toBe(0);
       expect(result.stderr).toContain('stage must be 1 to 20 lower-case letters');
-    } finally {
-      rmSync(outdir, { recursive: true, force: true });
-    }
+    });
   },
   180_000,
 );
