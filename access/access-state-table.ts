@@ -5,7 +5,7 @@
  * a re-run, or two operators at once, leave the later of the two.
  */
 import { UpdateItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { accessStateWireKey } from '../core/access-state';
+import { accessStateWireKey } from '../core/access-state.ts';
 
 export interface NotBeforeWrite {
   /** The attribute written, e.g. `nbf` or `nbf:customer-readers`. */

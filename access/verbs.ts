@@ -23,8 +23,8 @@
  * past those calls, so no token from before it (one a surviving refresh token minted between
  * the two calls included) comes back.
  */
-import { groupNotBefore, NOT_BEFORE } from '../core/access-state';
-import { writeNotBefore } from './access-state-table';
+import { groupNotBefore, NOT_BEFORE } from '../core/access-state.ts';
+import { writeNotBefore } from './access-state-table.ts';
 import {
   addToGroup,
   disableUser,
@@ -34,9 +34,9 @@ import {
   isMember,
   isUserDisabledRefusal,
   removeFromGroup,
-} from './cognito-actions';
-import { resolveUser, UnknownUserError, type StaffUser } from './resolve-user';
-import type { AccessTarget } from './target';
+} from './cognito-actions.ts';
+import { resolveUser, UnknownUserError, type StaffUser } from './resolve-user.ts';
+import type { AccessTarget } from './target.ts';
 
 export const VERBS = ['revoke', 'offboard', 'remove-group', 'enable', 'add-group'] as const;
 export type Verb = (typeof VERBS)[number];
@@ -65,14 +65,17 @@ interface Step {
 /** A verb stopped by a failed step: what was done, what failed, what was not done. */
 export class VerbIncompleteError extends Error {
   override readonly name = 'VerbIncompleteError';
-  constructor(
-    readonly done: readonly string[],
-    readonly failed: string,
-    readonly notDone: readonly string[],
-    readonly error: unknown,
-  ) {
+  readonly done: readonly string[];
+  readonly failed: string;
+  readonly notDone: readonly string[];
+  readonly error: unknown;
+  constructor(done: readonly string[], failed: string, notDone: readonly string[], error: unknown) {
     const e = error as Error;
     super(`${failed} failed: ${e.name}: ${e.message}`);
+    this.done = done;
+    this.failed = failed;
+    this.notDone = notDone;
+    this.error = error;
   }
 }
 

@@ -4,10 +4,10 @@
  * one core, and the assumptions below, each named. Not measured in AWS (no account here): the
  * report renders it from a run's figures so that the doc and bench/RESULTS.md say the same.
  */
-import { DEFAULT_PART_BYTES } from '../import/parts';
-import { IMPORT_STEPS } from '../import/steps/step';
-import { WRITE_STOP_MARGIN_MS } from '../import/steps/write-part';
-import { IMPORT_CONCURRENCY, TABLE_WARM_WRITES } from '../stage/settings';
+import { DEFAULT_PART_BYTES } from '../import/parts.ts';
+import { IMPORT_STEPS } from '../import/steps/step.ts';
+import { WRITE_STOP_MARGIN_MS } from '../import/steps/write-part.ts';
+import { IMPORT_CONCURRENCY, TABLE_WARM_WRITES } from '../stage/settings.ts';
 
 export const BACKFILL = {
   /** Five years of a 50-branch chain. */

@@ -19,10 +19,10 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { BUNDLING } from '../lib/api-function';
-import { esbuildOptions } from '../lib/esbuild-options';
-import { routes } from '../stage/routes';
-import { CDK_DEFAULT, REFERENCE, REFERENCE_READ, WITH_SOURCE_MAPS } from './bundle-names';
+import { BUNDLING } from '../lib/api-function.ts';
+import { esbuildOptions } from '../lib/esbuild-options.ts';
+import { routes } from '../stage/routes.ts';
+import { CDK_DEFAULT, REFERENCE, REFERENCE_READ, WITH_SOURCE_MAPS } from './bundle-names.ts';
 
 export interface Bundle {
   /** `GetTransaction`, `GetCustomer`, `Reference`, `ReferenceRead`, `GetTransaction+maps` or `CdkDefault`. */

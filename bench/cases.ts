@@ -2,11 +2,11 @@
  * What the GET measures read: a small and a large transaction (50 lines) and a customer, as the
  * seed file that imports them and as the events the functions are invoked with.
  */
-import { CUSTOMER_READERS_GROUP } from '../core/groups';
+import { CUSTOMER_READERS_GROUP } from '../core/groups.ts';
 import { writeFileSync } from 'node:fs';
-import { buildApiEvent } from '../local/gateway/api-event';
-import type { Case } from './children/invoke';
-import { customerRecord, line, transactionRecord } from './generate';
+import { buildApiEvent } from '../local/gateway/api-event.ts';
+import type { Case } from './children/invoke.ts';
+import { customerRecord, line, transactionRecord } from './generate.ts';
 
 export const SMALL_TXN = 1;
 export const LARGE_TXN = 2;

@@ -1,7 +1,7 @@
 /** The benchmark's options (`--quick`, `--only=`), sizes and repetitions, and its fixed names. */
 import { join } from 'node:path';
-import { READ_BUDGET_ENV, READ_BUDGET_LIMITS } from '../core/read-budgets';
-import { PROJECT_ROOT } from '../core/project-root';
+import { READ_BUDGET_ENV, READ_BUDGET_LIMITS } from '../core/read-budgets.ts';
+import { PROJECT_ROOT } from '../core/project-root.ts';
 
 /** Scratch files (bundles, logs, generated imports, results.json); git ignores it. */
 export const WORK = join(PROJECT_ROOT, 'bench', '.work');

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../core/project-root';
-import { DEPLOYED_NODE_OPTIONS } from './bundles';
-import { BENCH_READ_BUDGETS, BUCKET, TABLE } from './config';
+import { PROJECT_ROOT } from '../core/project-root.ts';
+import { DEPLOYED_NODE_OPTIONS } from './bundles.ts';
+import { BENCH_READ_BUDGETS, BUCKET, TABLE } from './config.ts';
 
 /** The environment of a function in Lambda, as far as the SDK and the code look at it. */
 export function lambdaEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

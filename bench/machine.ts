@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../core/project-root';
-import type { Results } from './results';
+import { PROJECT_ROOT } from '../core/project-root.ts';
+import type { Results } from './results.ts';
 
 const pkg = (name: string) =>
   (

@@ -7,8 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { PROJECT_ROOT } from '../core/project-root';
-import type { Spec } from './children/invoke';
+import { PROJECT_ROOT } from '../core/project-root.ts';
+import type { Spec } from './children/invoke.ts';
 
 export class Processes {
   private readonly cleanups: (() => Promise<void> | void)[] = [];

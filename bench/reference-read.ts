@@ -8,14 +8,14 @@
  * cold-start floor (`Reference`) stays one Document Client and one Query.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { accessStateKey, countReadRequest } from '../core/access-state';
+import { accessStateKey, countReadRequest } from '../core/access-state.ts';
 import {
   READ_BUDGET_LIMITS,
   readBudgetsFromEnv,
   windowStart,
   type BudgetedEntity,
-} from '../core/read-budgets';
-import { client, query } from './reference';
+} from '../core/read-budgets.ts';
+import { client, query } from './reference.ts';
 
 const { windowSeconds } = readBudgetsFromEnv(process.env);
 

@@ -2,24 +2,24 @@
  * bench/RESULTS.md from the figures of one run: the machine, the budgets table (each section's
  * rows, in section order), then each section's part (bench/report/*.ts, one renderer each).
  */
-import { budgetsTable } from './report/budgets';
-import { renderBreakdown } from './report/breakdown';
-import { renderCold } from './report/cold';
-import { renderAccessHistory, renderCost } from './report/cost';
-import { renderDrop } from './report/drop';
-import { renderDropDisk } from './report/drop-disk';
-import { renderFirst } from './report/first';
-import type { ReportPart } from './report/format';
-import { renderImport } from './report/import';
-import { renderMachine } from './report/machine';
-import { renderReimport } from './report/reimport';
-import { renderSoak } from './report/soak';
-import { renderThroughput } from './report/throughput';
-import { renderWarm } from './report/warm';
-import { renderWritePart } from './report/write-part';
-import type { Results } from './results';
+import { budgetsTable } from './report/budgets.ts';
+import { renderBreakdown } from './report/breakdown.ts';
+import { renderCold } from './report/cold.ts';
+import { renderAccessHistory, renderCost } from './report/cost.ts';
+import { renderDrop } from './report/drop.ts';
+import { renderDropDisk } from './report/drop-disk.ts';
+import { renderFirst } from './report/first.ts';
+import type { ReportPart } from './report/format.ts';
+import { renderImport } from './report/import.ts';
+import { renderMachine } from './report/machine.ts';
+import { renderReimport } from './report/reimport.ts';
+import { renderSoak } from './report/soak.ts';
+import { renderThroughput } from './report/throughput.ts';
+import { renderWarm } from './report/warm.ts';
+import { renderWritePart } from './report/write-part.ts';
+import type { Results } from './results.ts';
 
-export { BUDGETS } from './report/budgets';
+export { BUDGETS } from './report/budgets.ts';
 
 /** In the order they appear (the numbers in their headings). */
 const SECTIONS: ((r: Results) => ReportPart | undefined)[] = [

@@ -1,8 +1,8 @@
-import type { History } from './sections/access-history';
+import type { History } from './sections/access-history.ts';
 /** The figures of one run (bench/.work/results.json), section by section; the report renders them. */
-import type { Paired } from './rounds';
-import type { Summary } from './stats';
-import type { WorkerStep } from './children/write-part';
+import type { Paired } from './rounds.ts';
+import type { Summary } from './stats.ts';
+import type { WorkerStep } from './children/write-part.ts';
 
 export interface Results {
   machine: {

@@ -1,5 +1,5 @@
-import { REFERENCE } from './bundle-names';
-import { median } from './stats';
+import { REFERENCE } from './bundle-names.ts';
+import { median } from './stats.ts';
 
 /** Runs `runs` rounds of `names`, rotating the order each round to cancel drift. */
 export async function rounds<T>(

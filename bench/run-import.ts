@@ -7,11 +7,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { DynamoDbLocal } from '../local/dynamodb/dynamodb-local';
-import { PROJECT_ROOT } from '../core/project-root';
-import type { Processes } from './processes';
-import type { Results } from './results';
-import { median } from './stats';
+import type { DynamoDbLocal } from '../local/dynamodb/dynamodb-local.ts';
+import { PROJECT_ROOT } from '../core/project-root.ts';
+import type { Processes } from './processes.ts';
+import type { Results } from './results.ts';
+import { median } from './stats.ts';
 
 export type ImportRun = Omit<
   NonNullable<Results['import']>[number],
@@ -59,30 +59,24 @@ function spawnImport(
   drop?: ViaDrop,
 ) {
   const script = drop ? 'bin/import.ts' : 'local/tools/direct-import.ts';
-  return spawn(
-    process.execPath,
-    ['--import', 'tsx', '--import', './bench/children/max-rss.ts', script, file],
-    {
-      cwd: PROJECT_ROOT,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        BENCH_MAX_RSS_FILE: rssFile,
-        ...(drop
-          ? {
-              LOCAL_DATA_DIR: drop.localDataDir,
-              ...(drop.concurrency === undefined
-                ? {}
-                : { IMPORT_CONCURRENCY: String(drop.concurrency) }),
-              ...(drop.partBytes === undefined
-                ? {}
-                : { IMPORT_PART_BYTES: String(drop.partBytes) }),
-            }
-          : { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: ddb.endpoint }),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  return spawn(process.execPath, ['--import', './bench/children/max-rss.ts', script, file], {
+    cwd: PROJECT_ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      BENCH_MAX_RSS_FILE: rssFile,
+      ...(drop
+        ? {
+            LOCAL_DATA_DIR: drop.localDataDir,
+            ...(drop.concurrency === undefined
+              ? {}
+              : { IMPORT_CONCURRENCY: String(drop.concurrency) }),
+            ...(drop.partBytes === undefined ? {} : { IMPORT_PART_BYTES: String(drop.partBytes) }),
+          }
+        : { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: ddb.endpoint }),
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 const medianMiB = (samples: { rssKiB: number }[]) =>

@@ -4,10 +4,10 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../core/project-root';
-import { writeSeedFile } from './cases';
-import { log, WORK } from './config';
-import type { Processes } from './processes';
+import { PROJECT_ROOT } from '../core/project-root.ts';
+import { writeSeedFile } from './cases.ts';
+import { log, WORK } from './config.ts';
+import type { Processes } from './processes.ts';
 
 export interface StackChild {
   pid: number;
@@ -21,7 +21,7 @@ export async function startStackChild(processes: Processes): Promise<StackChild>
   const seed = join(WORK, 'seed.jsonl');
   writeSeedFile(seed);
   const args = ['bench/children/stack.ts', join(WORK, 'stack'), seed, join(WORK, 'bundles')];
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+  const child = spawn(process.execPath, [...args], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, NODE_OPTIONS: '' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

@@ -12,7 +12,7 @@ import { Agent } from 'node:http';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { forward } from './counting-proxy';
+import { forward } from './counting-proxy.ts';
 
 export interface TlsProxy {
   /** https://127.0.0.1:<port> */

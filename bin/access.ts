@@ -4,9 +4,9 @@
  * user's access in the local stack, or in a deployed stage when USER_POOL_ID and TABLE_NAME are
  * set (docs/operations.md, offboarding). The logic is in access/.
  */
-import { accessTarget, TargetError } from '../access/target';
-import { UnknownUserError } from '../access/resolve-user';
-import { GROUP_VERBS, runVerb, VerbIncompleteError, VERBS, type Verb } from '../access/verbs';
+import { accessTarget, TargetError } from '../access/target.ts';
+import { UnknownUserError } from '../access/resolve-user.ts';
+import { GROUP_VERBS, runVerb, VerbIncompleteError, VERBS, type Verb } from '../access/verbs.ts';
 
 const USAGE =
   'usage: npm run access -- revoke <user> | offboard <user> | enable <user>\n' +

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-/** CDK entry point (`cdk.json` runs it with tsx). Everything is in lib/; see lib/app.ts. */
-import { appFromCommandLine } from '../lib/app';
-import { SettingsError } from '../stage/settings';
+/** CDK entry point (`cdk.json` runs it with node). Everything is in lib/; see lib/app.ts. */
+import { appFromCommandLine } from '../lib/app.ts';
+import { SettingsError } from '../stage/settings.ts';
 
 try {
   (await appFromCommandLine()).app.synth();

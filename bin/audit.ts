@@ -14,9 +14,9 @@
  * No events: "no events ..." on stderr and exit 0 (an answer: nobody read it). A user the pool
  * does not know and no event names: exit 1 (a question that cannot be answered).
  */
-import { idProblem } from '../core/ids';
-import { resolveUser, UnknownUserError, type StaffUser } from '../access/resolve-user';
-import { localAccessTarget, type AccessTarget } from '../access/target';
+import { idProblem } from '../core/ids.ts';
+import { resolveUser, UnknownUserError, type StaffUser } from '../access/resolve-user.ts';
+import { localAccessTarget, type AccessTarget } from '../access/target.ts';
 import {
   AUDIT_KINDS,
   AUDIT_TIME_FORMAT,
@@ -28,10 +28,10 @@ import {
   type AnyAuditEvent,
   type AuditQuery,
   type AuditRange,
-} from '../local/tools/audit-log';
-import { isImportAuditEvent } from '../import/audit';
-import { localAuditDir, localLegacyAuditFile } from '../local/stack/state';
-import { subNamer, type NameOfSub } from '../local/tools/user-names';
+} from '../local/tools/audit-log.ts';
+import { isImportAuditEvent } from '../import/audit.ts';
+import { localAuditDir, localLegacyAuditFile } from '../local/stack/state.ts';
+import { subNamer, type NameOfSub } from '../local/tools/user-names.ts';
 
 const USAGE =
   'usage: npm run audit -- customer <id> | transaction <id> | user <e-mail or username> ' +

@@ -5,9 +5,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { docsPage } from '../local/gateway/docs-page';
-import { PROJECT_ROOT } from '../core/project-root';
-import { OPENAPI_FILE } from '../local/gateway/gateway';
+import { docsPage } from '../local/gateway/docs-page.ts';
+import { PROJECT_ROOT } from '../core/project-root.ts';
+import { OPENAPI_FILE } from '../local/gateway/gateway.ts';
 
 const out = resolve(process.argv[2] ?? resolve(PROJECT_ROOT, 'dist', 'api-docs.html'));
 const html = await docsPage({ kind: 'published', openApiFile: OPENAPI_FILE });

@@ -8,10 +8,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { FILE_PREFIXES } from '../core/file-keys';
-import { plural } from '../core/plural';
-import { s3Client } from '../local/s3/s3-client';
-import { incompleteState, readLocalState, runningDataDir } from '../local/stack/state';
+import { FILE_PREFIXES } from '../core/file-keys.ts';
+import { plural } from '../core/plural.ts';
+import { s3Client } from '../local/s3/s3-client.ts';
+import { incompleteState, readLocalState, runningDataDir } from '../local/stack/state.ts';
 
 const USAGE = 'Usage: npm run files -- put <dir>';
 

@@ -7,20 +7,20 @@
  * `CurrencyExchangeReadApi`), --stage <name> is short for --stack CurrencyExchangeReadApi-<name>.
  * Records never reach a deployed table from this machine: TABLE_NAME is refused (README).
  */
-import { plural } from '../core/plural';
-import { awsSetupProblem } from './aws-setup';
+import { plural } from '../core/plural.ts';
+import { awsSetupProblem } from './aws-setup.ts';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { Progress } from '../import/drop';
-import { reportKey } from '../import/steps/work-folder';
-import { type ImportReport } from '../import/steps/step';
-import type { Unreported } from '../import/stage-execution';
-import { progressLine } from '../import/progress-line';
-import { ConfigError } from '../functions/shared/config';
-import { positiveFromEnv } from '../functions/shared/import-deps';
-import { makeStage } from '../stage/stage';
-import { dropFile, localDropOptionsFromEnv } from '../local/step-functions/import-runner';
-import { localObjectFile } from '../local/s3/s3-client';
+import type { Progress } from '../import/drop.ts';
+import { reportKey } from '../import/steps/work-folder.ts';
+import { type ImportReport } from '../import/steps/step.ts';
+import type { Unreported } from '../import/stage-execution.ts';
+import { progressLine } from '../import/progress-line.ts';
+import { ConfigError } from '../functions/shared/config.ts';
+import { positiveFromEnv } from '../functions/shared/import-deps.ts';
+import { makeStage } from '../stage/stage.ts';
+import { dropFile, localDropOptionsFromEnv } from '../local/step-functions/import-runner.ts';
+import { localObjectFile } from '../local/s3/s3-client.ts';
 import {
   incompleteState,
   localAuditDir,
@@ -28,7 +28,7 @@ import {
   readLocalState,
   runningDataDir,
   type LocalState,
-} from '../local/stack/state';
+} from '../local/stack/state.ts';
 
 const USAGE = 'Usage: npm run import -- <file.jsonl> [--stage <name> | --stack <name>]';
 
@@ -221,7 +221,7 @@ async function main(): Promise<number> {
   let print: () => number;
   try {
     if (target !== undefined && stackName !== undefined) {
-      const { importIntoStack } = await import('../import/stage-drop');
+      const { importIntoStack } = await import('../import/stage-drop.ts');
       const result = await importIntoStack(stackName, file, progress.update);
       const where = 'stack' in target ? `stack ${target.stack}` : `stage ${target.stage}`;
       print = () =>

@@ -20,10 +20,10 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { PROJECT_ROOT } from '../core/project-root';
-import { signInWithTotp, UnansweredChallenge } from '../sign-in/flow';
-import { totpCode } from '../sign-in/totp';
-import { BrokenPromise, runSmoke } from '../smoke/checks';
+import { PROJECT_ROOT } from '../core/project-root.ts';
+import { signInWithTotp, UnansweredChallenge } from '../sign-in/flow.ts';
+import { totpCode } from '../sign-in/totp.ts';
+import { BrokenPromise, runSmoke } from '../smoke/checks.ts';
 
 const env = process.env;
 const out = (line: string) => process.stdout.write(`${line}\n`);

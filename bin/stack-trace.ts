@@ -14,10 +14,10 @@ import { SourceMap } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { BUNDLING } from '../lib/api-function';
-import { PROJECT_ROOT as ROOT } from '../core/project-root';
-import { esbuildOptions } from '../lib/esbuild-options';
-import { routes } from '../stage/routes';
+import { BUNDLING } from '../lib/api-function.ts';
+import { PROJECT_ROOT as ROOT } from '../core/project-root.ts';
+import { esbuildOptions } from '../lib/esbuild-options.ts';
+import { routes } from '../stage/routes.ts';
 
 /** The bundle and its map for a route, built as `cdk synth` builds the bundle. */
 export async function rebuild(routeId: string): Promise<{ code: string; map: SourceMap }> {

@@ -8,19 +8,19 @@
  * password from TOKEN_PASSWORD or asked on the terminal, the code from `--otp <6 digits>` or
  * asked. Errors go to stderr in one line, with a non-zero exit status.
  */
-import { awsSetupProblem } from './aws-setup';
+import { awsSetupProblem } from './aws-setup.ts';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { isUserDisabledRefusal } from '../access/cognito-actions';
-import { DEMO_PASSWORD, DEMO_USERS, cognitoClient } from '../local/cognito/user-pool';
+import { isUserDisabledRefusal } from '../access/cognito-actions.ts';
+import { DEMO_PASSWORD, DEMO_USERS, cognitoClient } from '../local/cognito/user-pool.ts';
 import {
   incompleteState,
   readLocalState,
   runningDataDir,
   type LocalState,
-} from '../local/stack/state';
-import { signInWithTotp, UnansweredChallenge, type SignInRequest } from '../sign-in/flow';
-import { ask, canAsk } from '../sign-in/prompt';
-import { totpCode } from '../sign-in/totp';
+} from '../local/stack/state.ts';
+import { signInWithTotp, UnansweredChallenge, type SignInRequest } from '../sign-in/flow.ts';
+import { ask, canAsk } from '../sign-in/prompt.ts';
+import { totpCode } from '../sign-in/totp.ts';
 
 const known = DEMO_USERS.map((u) => u.username).join(', ');
 const USAGE =
@@ -173,11 +173,11 @@ async function localToken(args: Args): Promise<void> {
 async function stageToken(args: Args): Promise<void> {
   const [{ CloudFormationClient }, { stackUserPool }] = await Promise.all([
     import('@aws-sdk/client-cloudformation'),
-    import('../sign-in/stack'),
+    import('../sign-in/stack.ts'),
   ]);
   let stackName = args.stack;
   if (args.stage !== undefined) {
-    const { makeStage } = await import('../stage/stage');
+    const { makeStage } = await import('../stage/stage.ts');
     try {
       stackName = makeStage({ name: args.stage }).stackName;
     } catch (error) {

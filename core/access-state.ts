@@ -23,7 +23,7 @@
  * `USER#`, which is what lets IAM confine the functions' writes to these items
  * (`dynamodb:LeadingKeys`, lib/api-function.ts).
  */
-import { PARTITION_KEY, SORT_KEY } from './layout';
+import { PARTITION_KEY, SORT_KEY } from './layout.ts';
 
 /** Prefix of every access-state partition key; the functions may write under it only. */
 export const ACCESS_PARTITION_PREFIX = 'USER#';

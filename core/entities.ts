@@ -4,10 +4,10 @@
  * import's conversion (import/records.ts) all loop over these, so adding a field to a record
  * means editing its check in ./records and, for a time or a file, one list here.
  */
-import { FILE_PREFIX, type FileField } from './file-keys';
-import { CUSTOMER_READERS_GROUP } from './groups';
-import { customerCheck, transactionCheck, type Customer, type Transaction } from './records';
-import type { Check } from './schema';
+import { FILE_PREFIX, type FileField } from './file-keys.ts';
+import { CUSTOMER_READERS_GROUP } from './groups.ts';
+import { customerCheck, transactionCheck, type Customer, type Transaction } from './records.ts';
+import type { Check } from './schema.ts';
 
 export type Entity = 'transaction' | 'customer';
 

@@ -4,7 +4,7 @@
  * read or a browser could not open; the presigner and the local S3's signature check encode keys
  * the same way.
  */
-import { nullable, type Check } from './schema';
+import { nullable, type Check } from './schema.ts';
 
 /**
  * The S3 key prefix of each file field (SPEC 3.4, 6): a field's key lies under its own prefix and

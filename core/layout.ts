@@ -18,8 +18,8 @@
  *   (import/writer.ts).
  */
 import { randomBytes } from 'node:crypto';
-import type { EntityDescriptor } from './entities';
-import { MAX_ID } from './ids';
+import type { EntityDescriptor } from './entities.ts';
+import { MAX_ID } from './ids.ts';
 
 export const PARTITION_KEY = 'pk';
 export const SORT_KEY = 'sk';

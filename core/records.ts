@@ -2,10 +2,10 @@
  * The records of SPEC 3 as they are imported and stored: the API shape, except that files are
  * S3 object keys. Integers are bigint and decimals strings, so nothing passes through a float.
  */
-import { arrayById, decimal, integer, nullable, object, string, type Check } from './schema';
-import { fileKey } from './file-keys';
-import { MAX_ID } from './ids';
-import { STORED_TIME, WALL_TIME_FORMAT, wallTimeProblem, type TimeCodec } from './times';
+import { arrayById, decimal, integer, nullable, object, string, type Check } from './schema.ts';
+import { fileKey } from './file-keys.ts';
+import { MAX_ID } from './ids.ts';
+import { STORED_TIME, WALL_TIME_FORMAT, wallTimeProblem, type TimeCodec } from './times.ts';
 
 export interface CodedValue {
   value: bigint;

@@ -2,7 +2,7 @@
  * A small validator for the record shapes of SPEC 3. It reports every problem as a field path
  * and a reason, which the import turns into `line N: <field path>: <reason>`.
  */
-import { MAX_ID } from './ids';
+import { MAX_ID } from './ids.ts';
 
 export interface Problem {
   readonly path: string;

@@ -1,8 +1,8 @@
 /** GET /customers/{customer_id}: signed-in users in the group customer-readers. */
-import { CUSTOMER } from '../core/entities';
-import type { ApiHandler } from './shared/http';
-import { onFirstRequest, recordHandler } from './shared/record-handler';
-import { runtimeFromEnv, type Runtime } from './shared/runtime';
+import { CUSTOMER } from '../core/entities.ts';
+import type { ApiHandler } from './shared/http.ts';
+import { onFirstRequest, recordHandler } from './shared/record-handler.ts';
+import { runtimeFromEnv, type Runtime } from './shared/runtime.ts';
 
 export const createHandler = (runtime: Runtime): ApiHandler => recordHandler(CUSTOMER, runtime);
 

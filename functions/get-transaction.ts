@@ -1,8 +1,8 @@
 /** GET /transactions/{transaction_id}: any signed-in user of the pool. */
-import { TRANSACTION } from '../core/entities';
-import type { ApiHandler } from './shared/http';
-import { onFirstRequest, recordHandler } from './shared/record-handler';
-import { runtimeFromEnv, type Runtime } from './shared/runtime';
+import { TRANSACTION } from '../core/entities.ts';
+import type { ApiHandler } from './shared/http.ts';
+import { onFirstRequest, recordHandler } from './shared/record-handler.ts';
+import { runtimeFromEnv, type Runtime } from './shared/runtime.ts';
 
 export const createHandler = (runtime: Runtime): ApiHandler => recordHandler(TRANSACTION, runtime);
 

@@ -2,9 +2,9 @@
  * CheckParts' item: one part checked, its findings kept for Verify.
  * Its payload and result, and the work: import/steps/ (the steps: docs/import.md).
  */
-import { checkPartStep, type CheckResult } from '../import/steps/check-part';
-import { type PartInput, type StepDeps } from '../import/steps/step';
-import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps';
+import { checkPartStep, type CheckResult } from '../import/steps/check-part.ts';
+import { type PartInput, type StepDeps } from '../import/steps/step.ts';
+import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps.ts';
 
 export const createHandler =
   (deps: StepDeps) =>

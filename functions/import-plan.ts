@@ -2,9 +2,9 @@
  * Plan: the file's SHA-256 and parts (the manifest); audit "import started".
  * Its payload and result, and the work: import/steps/ (the steps: docs/import.md).
  */
-import { plan, type PlanResult } from '../import/steps/plan';
-import { type ExecutionInput, type StepDeps } from '../import/steps/step';
-import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps';
+import { plan, type PlanResult } from '../import/steps/plan.ts';
+import { type ExecutionInput, type StepDeps } from '../import/steps/step.ts';
+import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps.ts';
 
 export const createHandler =
   (deps: StepDeps) =>

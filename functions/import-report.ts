@@ -2,9 +2,9 @@
  * Report: reports/<import id>.json and the audit event "import ended".
  * Its payload and result, and the work: import/steps/ (the steps: docs/import.md).
  */
-import { report, type ReportInput, type ReportResult } from '../import/steps/report';
-import { type StepDeps } from '../import/steps/step';
-import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps';
+import { report, type ReportInput, type ReportResult } from '../import/steps/report.ts';
+import { type StepDeps } from '../import/steps/step.ts';
+import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps.ts';
 
 export const createHandler =
   (deps: StepDeps) =>

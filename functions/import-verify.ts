@@ -2,9 +2,9 @@
  * Verify: every part's findings merged; the same record in two parts caught.
  * Its payload and result, and the work: import/steps/ (the steps: docs/import.md).
  */
-import { verify, type VerifyInput, type VerifyResult } from '../import/steps/verify';
-import { type StepDeps } from '../import/steps/step';
-import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps';
+import { verify, type VerifyInput, type VerifyResult } from '../import/steps/verify.ts';
+import { type StepDeps } from '../import/steps/step.ts';
+import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps.ts';
 
 export const createHandler =
   (deps: StepDeps) =>

@@ -2,10 +2,10 @@
  * WriteParts' item: one part's records written, one audit event each.
  * Its payload and result, and the work: import/steps/ (the steps: docs/import.md).
  */
-import { writePart } from '../import/steps/write-part';
-import { type PartInput, type StepContext, type StepDeps } from '../import/steps/step';
-import { type PartCounts } from '../import/steps/work-folder';
-import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps';
+import { writePart } from '../import/steps/write-part.ts';
+import { type PartInput, type StepContext, type StepDeps } from '../import/steps/step.ts';
+import { type PartCounts } from '../import/steps/work-folder.ts';
+import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps.ts';
 
 export const createHandler =
   (deps: StepDeps) =>

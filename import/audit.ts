@@ -6,8 +6,8 @@
  * events' so that the read queries and metrics count reads only; `kind` says which of the three
  * an event is.
  */
-import type { Entity } from '../core/entities';
-import type { ImportSummary } from './importer';
+import type { Entity } from '../core/entities.ts';
+import type { ImportSummary } from './importer.ts';
 
 export const IMPORT_AUDIT_MESSAGE = 'import-audit';
 

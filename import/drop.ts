@@ -8,8 +8,8 @@ import { userInfo } from 'node:os';
 import { basename } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { PREFIX } from './steps/work-folder';
-import { type ExecutionInput } from './steps/step';
+import { PREFIX } from './steps/work-folder.ts';
+import { type ExecutionInput } from './steps/step.ts';
 
 export interface Progress {
   /**

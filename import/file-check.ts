@@ -8,8 +8,8 @@
  * distinct key of a part, FILE_CHECKS_AT_ONCE at a time.
  */
 import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
-import { problemText, type Parsed } from './importer';
-import type { LineProblem } from './parts';
+import { problemText, type Parsed } from './importer.ts';
+import type { LineProblem } from './parts.ts';
 
 const FILE_CHECKS_AT_ONCE = 32;
 

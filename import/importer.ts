@@ -4,10 +4,10 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import pLimit from 'p-limit';
-import { createTimeCodec } from '../core/times';
-import { readLines, type Line } from './lines';
-import { createLineParser, type LineParser } from './records';
-import { writeRecord, type Write, type WriterOptions, type Written } from './writer';
+import { createTimeCodec } from '../core/times.ts';
+import { readLines, type Line } from './lines.ts';
+import { createLineParser, type LineParser } from './records.ts';
+import { writeRecord, type Write, type WriterOptions, type Written } from './writer.ts';
 
 export interface ImportOptions {
   client: DynamoDBDocumentClient;
@@ -37,8 +37,10 @@ export interface ImportSummary {
 
 export class InvalidFileError extends Error {
   override readonly name = 'InvalidFileError';
-  constructor(readonly problems: number) {
+  readonly problems: number;
+  constructor(problems: number) {
     super(`The file has ${problems} problem${problems === 1 ? '' : 's'}; nothing was written`);
+    this.problems = problems;
   }
 }
 

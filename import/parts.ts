@@ -7,12 +7,18 @@
  * writes are the direct import's own (./importer.ts).
  */
 import { createHash } from 'node:crypto';
-import { ENTITIES, type Entity } from '../core/entities';
-import { parseExactJson, stringifyExactJson } from '../core/json';
-import type { Item } from '../core/layout';
-import { duplicateCheck, parsedLines, problemText, type Parsed, type RecordRef } from './importer';
-import { MAX_LINE_BYTES, linesOf, type Line } from './lines';
-import type { LineParser } from './records';
+import { ENTITIES, type Entity } from '../core/entities.ts';
+import { parseExactJson, stringifyExactJson } from '../core/json.ts';
+import type { Item } from '../core/layout.ts';
+import {
+  duplicateCheck,
+  parsedLines,
+  problemText,
+  type Parsed,
+  type RecordRef,
+} from './importer.ts';
+import { MAX_LINE_BYTES, linesOf, type Line } from './lines.ts';
+import type { LineParser } from './records.ts';
 
 /** Bytes a part holds at least (but its last line's end), unless the file ends first. */
 export const DEFAULT_PART_BYTES = 8 * 1024 * 1024;

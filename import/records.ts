@@ -2,9 +2,9 @@
  * One import line (SPEC 6): `{"transaction": {...}}` or `{"customer": {...}}`, checked and
  * turned into stored form, or `{"delete": {"transaction": <id>}}` (or `customer`).
  */
-import { ENTITIES, type Entity, type EntityDescriptor } from '../core/entities';
-import { MAX_ID } from '../core/ids';
-import { parseExactJson } from '../core/json';
+import { ENTITIES, type Entity, type EntityDescriptor } from '../core/entities.ts';
+import { MAX_ID } from '../core/ids.ts';
+import { parseExactJson } from '../core/json.ts';
 import {
   MAX_ITEM_BYTES,
   VERSION_FOR_SIZE,
@@ -12,10 +12,10 @@ import {
   itemSize,
   itemSizeBound,
   type Item,
-} from '../core/layout';
-import { timeCheck } from '../core/records';
-import { integer, validate, type Problem } from '../core/schema';
-import type { TimeCodec } from '../core/times';
+} from '../core/layout.ts';
+import { timeCheck } from '../core/records.ts';
+import { integer, validate, type Problem } from '../core/schema.ts';
+import type { TimeCodec } from '../core/times.ts';
 
 export type ParsedLine =
   | { ok: true; kind: 'put'; entity: EntityDescriptor; id: bigint; record: Item }

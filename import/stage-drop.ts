@@ -13,8 +13,8 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { incomingKey, putIntoDrop, type Progress } from './drop';
-import type { Part, Verdict } from './parts';
+import { incomingKey, putIntoDrop, type Progress } from './drop.ts';
+import type { Part, Verdict } from './parts.ts';
 import {
   CLOCK_SKEW_MS,
   describeExecution,
@@ -25,8 +25,8 @@ import {
   stillRunning,
   type Execution,
   type Unreported,
-} from './stage-execution';
-import { IMPORT_TIMEOUT_SECONDS, type ImportReport } from './steps/step';
+} from './stage-execution.ts';
+import { IMPORT_TIMEOUT_SECONDS, type ImportReport } from './steps/step.ts';
 import {
   importIdOf,
   manifestKey,
@@ -36,7 +36,7 @@ import {
   workPrefix,
   type PartCounts,
   type WritingCounts,
-} from './steps/work-folder';
+} from './steps/work-folder.ts';
 
 export const IMPORT_BUCKET_OUTPUT = 'ImportBucketName';
 export const IMPORT_STATE_MACHINE_OUTPUT = 'ImportStateMachineArn';

@@ -8,7 +8,7 @@
  * record existed, and which files it named.
  */
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { EntityDescriptor } from '../core/entities';
+import type { EntityDescriptor } from '../core/entities.ts';
 import {
   DELETED,
   PARTITION_KEY,
@@ -17,8 +17,8 @@ import {
   newVersion,
   tombstoneOf,
   type Item,
-} from '../core/layout';
-import { isUnavailable } from '../core/unavailable';
+} from '../core/layout.ts';
+import { isUnavailable } from '../core/unavailable.ts';
 
 export type Write =
   | { kind: 'put'; entity: EntityDescriptor; id: bigint; record: Item }

@@ -20,10 +20,10 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ACCESS_PARTITION_PREFIX } from '../core/access-state';
-import type { EntityDescriptor } from '../core/entities';
-import { PROJECT_ROOT } from '../core/project-root';
-import { AUDIT_RETENTION, removalPolicyFor } from './retention';
+import { ACCESS_PARTITION_PREFIX } from '../core/access-state.ts';
+import type { EntityDescriptor } from '../core/entities.ts';
+import { PROJECT_ROOT } from '../core/project-root.ts';
+import { AUDIT_RETENTION, removalPolicyFor } from './retention.ts';
 
 /**
  * The Node.js built-ins the bundles import, each through its stand-in in functions/sdk/builtins/

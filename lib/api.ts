@@ -15,13 +15,13 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { ENTITIES, filePrefixesOf } from '../core/entities';
-import { readBudgetsToEnv } from '../core/read-budgets';
-import { ApiFunction } from './api-function';
-import { AUDIT_RETENTION, removalPolicyFor } from './retention';
-import type { Route } from '../stage/routes';
-import type { Settings } from '../stage/settings';
-import { FUNCTION_ENV } from '../core/function-env';
+import { ENTITIES, filePrefixesOf } from '../core/entities.ts';
+import { readBudgetsToEnv } from '../core/read-budgets.ts';
+import { ApiFunction } from './api-function.ts';
+import { AUDIT_RETENTION, removalPolicyFor } from './retention.ts';
+import type { Route } from '../stage/routes.ts';
+import type { Settings } from '../stage/settings.ts';
+import { FUNCTION_ENV } from '../core/function-env.ts';
 
 /**
  * Stage-wide request limits. The API serves a back office; these bound the cost and the load a

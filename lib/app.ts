@@ -8,10 +8,10 @@ import {
   checkTimeZoneChange,
   readDeployedSettings,
   type SettingsContext,
-} from '../stage/deployed-settings';
-import { settingsFromContext } from '../stage/settings';
-import { BASE_STACK_NAME, flag, stageFromContext } from '../stage/stage';
-import { ReadApiStack } from './stack';
+} from '../stage/deployed-settings.ts';
+import { settingsFromContext } from '../stage/settings.ts';
+import { BASE_STACK_NAME, flag, stageFromContext } from '../stage/stage.ts';
+import { ReadApiStack } from './stack.ts';
 
 /** The default stage's stack name in CloudFormation (see stage/stage.ts for named stages). */
 export const STACK_NAME = BASE_STACK_NAME;

@@ -13,8 +13,8 @@ import {
 } from 'aws-cdk-lib/aws-logs';
 import type { MonitoringFacade } from 'cdk-monitoring-constructs';
 import { Construct } from 'constructs';
-import { IMPORT_AUDIT_MESSAGE } from '../import/audit';
-import { THRESHOLDS } from './monitoring';
+import { IMPORT_AUDIT_MESSAGE } from '../import/audit.ts';
+import { THRESHOLDS } from './monitoring.ts';
 
 /**
  * The `message` of an audit event: the functions write one JSON line per request into their own
@@ -93,22 +93,24 @@ export const IMPORT_QUERIES: Record<
 /** How many readers the dashboard widget shows per period. */
 export const TOP_READERS = 10;
 
+interface ContributorInsightsWidgetProps {
+  readonly rule: CfnInsightRule;
+  readonly title: string;
+  readonly maxContributorCount: number;
+  readonly periodSeconds: number;
+  readonly width?: number;
+  readonly height?: number;
+}
+
 /**
  * A dashboard widget showing a Contributor Insights rule's top contributors. CDK has no typed
  * one; this emits the metric-widget shape the CloudWatch console saves for such a graph.
  */
 export class ContributorInsightsWidget extends ConcreteWidget {
-  constructor(
-    private readonly props: {
-      readonly rule: CfnInsightRule;
-      readonly title: string;
-      readonly maxContributorCount: number;
-      readonly periodSeconds: number;
-      readonly width?: number;
-      readonly height?: number;
-    },
-  ) {
+  private readonly props: ContributorInsightsWidgetProps;
+  constructor(props: ContributorInsightsWidgetProps) {
     super(props.width ?? 24, props.height ?? 6);
+    this.props = props;
   }
 
   toJson(): unknown[] {

@@ -2,9 +2,13 @@ import { Duration } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { protectedRemovalPolicyFor, removalPolicyFor } from './retention';
-import { AUDIT_RETENTION_DAYS, FILES_RETENTION, INCOMPLETE_UPLOAD_DAYS } from '../core/retention';
-import { PARTITION_KEY, SORT_KEY } from '../core/layout';
+import { protectedRemovalPolicyFor, removalPolicyFor } from './retention.ts';
+import {
+  AUDIT_RETENTION_DAYS,
+  FILES_RETENTION,
+  INCOMPLETE_UPLOAD_DAYS,
+} from '../core/retention.ts';
+import { PARTITION_KEY, SORT_KEY } from '../core/layout.ts';
 
 /**
  * Every bucket of the stack: no public access, SSE-S3 (S3 server access logging can deliver only

@@ -9,7 +9,7 @@
  */
 import type { BuildOptions } from 'esbuild';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { PROJECT_ROOT } from '../core/project-root';
+import { PROJECT_ROOT } from '../core/project-root.ts';
 
 /** Options that do not change the bundle (where it is built, Docker's platform, what esbuild prints). */
 const NO_EFFECT = new Set(['forceDockerBundling', 'platform', 'logLevel']);

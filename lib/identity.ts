@@ -10,10 +10,10 @@ import {
   UserPoolGroup,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
-import { CUSTOMER_READERS_GROUP } from '../core/groups';
-import { PASSWORD_POLICY } from '../core/password-policy';
-import { defaultThreatProtection, type ThreatProtection } from '../stage/settings';
-import { protectedRemovalPolicyFor } from './retention';
+import { CUSTOMER_READERS_GROUP } from '../core/groups.ts';
+import { PASSWORD_POLICY } from '../core/password-policy.ts';
+import { defaultThreatProtection, type ThreatProtection } from '../stage/settings.ts';
+import { protectedRemovalPolicyFor } from './retention.ts';
 
 /**
  * Lifetime of access and ID tokens (SPEC 8): at most 15 minutes, so that a token copied out of a

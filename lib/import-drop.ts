@@ -22,18 +22,21 @@ import {
 } from 'aws-cdk-lib/aws-stepfunctions';
 import type { MonitoringFacade } from 'cdk-monitoring-constructs';
 import { Construct } from 'constructs';
-import { ENTITIES } from '../core/entities';
-import { IMPORT_AUDIT_MESSAGE } from '../import/audit';
-import { PREFIX } from '../import/steps/work-folder';
-import { IMPORT_STEPS, type ImportStep } from '../import/steps/step';
-import { ApiFunction } from './api-function';
-import { EXPIRED_DELETE_MARKERS_RULE, PRIVATE_BUCKET } from './data';
-import { FILE_PREFIXES } from '../core/file-keys';
-import { importWorkflowDefinition, type ImportWorkflowResources } from '../stage/import-workflow';
-import { THRESHOLDS } from './monitoring';
-import { IMPORT_RETENTION, INCOMPLETE_UPLOAD_DAYS } from '../core/retention';
-import { AUDIT_RETENTION } from './retention';
-import { FUNCTION_ENV } from '../core/function-env';
+import { ENTITIES } from '../core/entities.ts';
+import { IMPORT_AUDIT_MESSAGE } from '../import/audit.ts';
+import { PREFIX } from '../import/steps/work-folder.ts';
+import { IMPORT_STEPS, type ImportStep } from '../import/steps/step.ts';
+import { ApiFunction } from './api-function.ts';
+import { EXPIRED_DELETE_MARKERS_RULE, PRIVATE_BUCKET } from './data.ts';
+import { FILE_PREFIXES } from '../core/file-keys.ts';
+import {
+  importWorkflowDefinition,
+  type ImportWorkflowResources,
+} from '../stage/import-workflow.ts';
+import { THRESHOLDS } from './monitoring.ts';
+import { IMPORT_RETENTION, INCOMPLETE_UPLOAD_DAYS } from '../core/retention.ts';
+import { AUDIT_RETENTION } from './retention.ts';
+import { FUNCTION_ENV } from '../core/function-env.ts';
 
 export interface ImportDropProps {
   readonly projectRoot: string;

@@ -16,9 +16,9 @@ import {
   SnsAlarmActionStrategy,
 } from 'cdk-monitoring-constructs';
 import { Construct } from 'constructs';
-import { removalPolicyFor } from './retention';
-import { ApiFunction } from './api-function';
-import type { Route } from '../stage/routes';
+import { removalPolicyFor } from './retention.ts';
+import { ApiFunction } from './api-function.ts';
+import type { Route } from '../stage/routes.ts';
 
 /**
  * The DynamoDB operations this stack performs on its table: the functions get records

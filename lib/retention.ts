@@ -1,6 +1,6 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { AUDIT_RETENTION_DAYS } from '../core/retention';
+import { AUDIT_RETENTION_DAYS } from '../core/retention.ts';
 
 /** The log groups' retention: the audit trail's (core/retention.ts), as CloudWatch Logs names it. */
 export const AUDIT_RETENTION = RetentionDays.FIVE_YEARS;

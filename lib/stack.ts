@@ -2,26 +2,26 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { Api } from './api';
-import { AuditTrail } from './audit';
-import { Data } from './data';
-import { Identity } from './identity';
-import { IMPORT_BUCKET_OUTPUT, IMPORT_STATE_MACHINE_OUTPUT } from '../import/stage-drop';
-import { ImportDrop } from './import-drop';
-import { Monitoring } from './monitoring';
-import { StaffApp } from './staff-app';
-import { PROJECT_ROOT } from '../core/project-root';
-import { routes as defaultRoutes, type Route } from '../stage/routes';
+import { Api } from './api.ts';
+import { AuditTrail } from './audit.ts';
+import { Data } from './data.ts';
+import { Identity } from './identity.ts';
+import { IMPORT_BUCKET_OUTPUT, IMPORT_STATE_MACHINE_OUTPUT } from '../import/stage-drop.ts';
+import { ImportDrop } from './import-drop.ts';
+import { Monitoring } from './monitoring.ts';
+import { StaffApp } from './staff-app.ts';
+import { PROJECT_ROOT } from '../core/project-root.ts';
+import { routes as defaultRoutes, type Route } from '../stage/routes.ts';
 import {
   DEFAULT_SETTINGS,
   defaultThreatProtection,
   settingsToContext,
   validateSettings,
   type Settings,
-} from '../stage/settings';
-import { removalPolicyFor } from './retention';
-import { DEFAULT_STAGE, type Stage } from '../stage/stage';
-import { DEPLOYED_SETTINGS_OUTPUT } from '../stage/deployed-settings';
+} from '../stage/settings.ts';
+import { removalPolicyFor } from './retention.ts';
+import { DEFAULT_STAGE, type Stage } from '../stage/stage.ts';
+import { DEPLOYED_SETTINGS_OUTPUT } from '../stage/deployed-settings.ts';
 
 export interface ReadApiStackProps extends StackProps {
   readonly settings?: Settings;

@@ -33,13 +33,13 @@ import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { Bucket, type CfnBucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { CONFIG_FILE, type StaffAppConfig } from '../staff-app/config';
-import { STAFF_APP_PATH, buildStaffApp, staffAppIndex } from '../staff-app/files';
-import { HSTS_SECONDS, connectSrc, securityHeaders } from '../staff-app/security-headers';
+import { CONFIG_FILE, type StaffAppConfig } from '../staff-app/config.ts';
+import { STAFF_APP_PATH, buildStaffApp, staffAppIndex } from '../staff-app/files.ts';
+import { HSTS_SECONDS, connectSrc, securityHeaders } from '../staff-app/security-headers.ts';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
-import { PRIVATE_BUCKET } from './data';
-import { AUDIT_RETENTION } from './retention';
-import { PROJECT_ROOT } from '../core/project-root';
+import { PRIVATE_BUCKET } from './data.ts';
+import { AUDIT_RETENTION } from './retention.ts';
+import { PROJECT_ROOT } from '../core/project-root.ts';
 
 export interface StaffAppProps {
   /** The bucket whose presigned URLs the page shows as images (signatures, ID photos). */

@@ -6,10 +6,10 @@
  */
 
 import type { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { SignInSteps, UnansweredChallenge, type Tokens } from './steps';
-import { totpCode } from './totp';
+import { SignInSteps, UnansweredChallenge, type Tokens } from './steps.ts';
+import { totpCode } from './totp.ts';
 
-export { UnansweredChallenge } from './steps';
+export { UnansweredChallenge } from './steps.ts';
 
 export interface SignInRequest {
   client: CognitoIdentityProviderClient;

@@ -32,20 +32,32 @@ export type Step =
 
 /** Cognito asked for a step the caller cannot take (e.g. a new password, from a script). */
 export class UnansweredChallenge extends Error {
-  constructor(readonly challenge: string) {
+  readonly challenge: string;
+  constructor(challenge: string) {
     super(`Cognito asked for ${challenge}, which this sign-in cannot answer`);
     this.name = 'UnansweredChallenge';
+    this.challenge = challenge;
   }
 }
 
 export class SignInSteps {
+  private readonly client: CognitoIdentityProviderClient;
+  private readonly clientId: string;
+  readonly username: string;
+  /** The device name Cognito keeps for an enrolment. */
+  private readonly deviceName: string | undefined;
+
   constructor(
-    private readonly client: CognitoIdentityProviderClient,
-    private readonly clientId: string,
-    readonly username: string,
-    /** The device name Cognito keeps for an enrolment. */
-    private readonly deviceName?: string,
-  ) {}
+    client: CognitoIdentityProviderClient,
+    clientId: string,
+    username: string,
+    deviceName?: string,
+  ) {
+    this.client = client;
+    this.clientId = clientId;
+    this.username = username;
+    this.deviceName = deviceName;
+  }
 
   async password(password: string): Promise<Step> {
     const answer = await this.client.send(

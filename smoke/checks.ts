@@ -9,7 +9,7 @@
  * never a token, a record's values or a response body (SPEC 4: no personal data in logs).
  */
 
-import { CUSTOMER_READERS_GROUP } from '../core/groups';
+import { CUSTOMER_READERS_GROUP } from '../core/groups.ts';
 
 export interface SmokeOptions {
   /** The stage's invoke URL, e.g. https://abc123.execute-api.eu-west-1.amazonaws.com/ */
@@ -29,13 +29,14 @@ export interface SmokeOptions {
 
 export class BrokenPromise extends Error {
   override readonly name = 'BrokenPromise';
-  constructor(
-    /** The promise, as the checks name it. */
-    readonly promise: string,
-    /** What was seen instead: statuses, header values, field paths; never data. */
-    readonly seen: string,
-  ) {
+  /** The promise, as the checks name it. */
+  readonly promise: string;
+  /** What was seen instead: statuses, header values, field paths; never data. */
+  readonly seen: string;
+  constructor(promise: string, seen: string) {
     super(`${promise}: ${seen}`);
+    this.promise = promise;
+    this.seen = seen;
   }
 }
 

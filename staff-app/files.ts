@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
-import { PROJECT_ROOT } from '../core/project-root';
+import { PROJECT_ROOT } from '../core/project-root.ts';
 
-export type { StaffAppConfig } from './config';
+export type { StaffAppConfig } from './config.ts';
 
 export const STAFF_APP_PATH = '/app/';
 const SOURCE_DIR = join(PROJECT_ROOT, 'staff-app');

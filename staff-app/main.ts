@@ -5,14 +5,14 @@
  * Nothing of a record is logged or put in the URL; forms are handled here and never submitted.
  */
 import createClient from 'openapi-fetch';
-import type { paths } from '../client/openapi-types';
-import type { StaffAppConfig } from './config';
-import { CONFIG_FILE } from './config';
-import { refusalFor, type RecordKind } from './error-words';
-import { drawQr, otpauthUri } from './qr';
-import { customerView, transactionView } from './render';
-import type { SignInSteps } from '../sign-in/steps';
-import { pageSignIn, revokeRefreshToken, type Step, type Tokens } from './sign-in';
+import type { paths } from '../client/openapi-types.ts';
+import type { StaffAppConfig } from './config.ts';
+import { CONFIG_FILE } from './config.ts';
+import { refusalFor, type RecordKind } from './error-words.ts';
+import { drawQr, otpauthUri } from './qr.ts';
+import { customerView, transactionView } from './render.ts';
+import type { SignInSteps } from '../sign-in/steps.ts';
+import { pageSignIn, revokeRefreshToken, type Step, type Tokens } from './sign-in.ts';
 
 const SCREENS = ['sign-in', 'new-password', 'enrol', 'code', 'lookup', 'signed-out'] as const;
 type Screen = (typeof SCREENS)[number];

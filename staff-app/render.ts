@@ -2,7 +2,7 @@
  * A record as a teller reads it. Built with textContent only: a record's text never becomes
  * markup. Amounts and rates are shown exactly as the API sends them (decimal strings), grouped.
  */
-import type { components } from '../client/openapi-types';
+import type { components } from '../client/openapi-types.ts';
 
 type Transaction = components['schemas']['Transaction'];
 type Customer = components['schemas']['Customer'];

@@ -7,10 +7,10 @@ import {
   CognitoIdentityProviderClient,
   RevokeTokenCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { SignInSteps } from '../sign-in/steps';
-import type { StaffAppConfig } from './config';
+import { SignInSteps } from '../sign-in/steps.ts';
+import type { StaffAppConfig } from './config.ts';
 
-export type { Step, Tokens } from '../sign-in/steps';
+export type { Step, Tokens } from '../sign-in/steps.ts';
 
 function cognito(config: StaffAppConfig): CognitoIdentityProviderClient {
   return new CognitoIdentityProviderClient({

@@ -13,7 +13,7 @@ import {
   type CloudFormationClientConfig,
 } from '@aws-sdk/client-cloudformation';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
-import { ALARM_EMAIL_SET, SettingsError } from './settings';
+import { ALARM_EMAIL_SET, SettingsError } from './settings.ts';
 
 export const DEPLOYED_SETTINGS_OUTPUT = 'DeployedSettings';
 /** Context flag that allows a deployed stage's display time zone to change. */

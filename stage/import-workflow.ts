@@ -6,7 +6,7 @@
  * One definition for the stage (lib/import-drop.ts, ARNs as tokens) and the local runner
  * (local/step-functions/import-runner.ts, local ARNs); test/unit/import-workflow.test.ts runs its control flow.
  */
-import { IMPORT_TIMEOUT_SECONDS, IMPORT_STEPS } from '../import/steps/step';
+import { IMPORT_TIMEOUT_SECONDS, IMPORT_STEPS } from '../import/steps/step.ts';
 
 export interface ImportWorkflowResources {
   /** The stage's partition (`aws`, `aws-cn`, `aws-us-gov`): service integrations' ARNs name it. */

@@ -2,7 +2,7 @@
  * The API's routes, in one table read by both the CDK stack (API Gateway routes and one
  * function per route) and the local gateway, so that local and deployed routes cannot drift.
  */
-import type { Entity } from '../core/entities';
+import type { Entity } from '../core/entities.ts';
 
 export interface Route {
   /** Construct id of the route's function in the stack. */

@@ -1,11 +1,11 @@
-import { SettingsError, type ContextSource, type Stage } from './stage';
+import { SettingsError, type ContextSource, type Stage } from './stage.ts';
 import {
   DEFAULT_TIME_ZONE,
   URL_TTL_RULE,
   URL_TTL_SECONDS,
   isTimeZone,
   isUrlTtl,
-} from '../core/settings';
+} from '../core/settings.ts';
 import {
   DEFAULT_READ_BUDGETS,
   READ_BUDGET_CONTEXT,
@@ -13,7 +13,7 @@ import {
   parseReadBudgets,
   validateReadBudgets,
   type ReadBudgets,
-} from '../core/read-budgets';
+} from '../core/read-budgets.ts';
 
 /**
  * Deploy-time settings. They come from CDK context (`cdk.json` or `cdk deploy -c key=value`) so

@@ -2,10 +2,10 @@
  * Where a warm GET's own time goes: the handler with DynamoDB stubbed out (the stub hands over
  * the item as the low-level client's GetItem does, in DynamoDB's wire form, and answers the
  * access-state UpdateItem with an empty item), and each of its steps
- * on its own, in µs per call on the source modules (run with tsx). Prints one `BENCH {json}` line.
+ * on its own, in µs per call on the source modules (run as Node.js strips their types). Prints one `BENCH {json}` line.
  */
-import { buildLambdaContext } from '../../local/gateway/api-event';
-import { BENCH_IAT, BENCH_SUB, benchEvent } from '../cases';
+import { buildLambdaContext } from '../../local/gateway/api-event.ts';
+import { BENCH_IAT, BENCH_SUB, benchEvent } from '../cases.ts';
 
 Object.assign(process.env, {
   TABLE_NAME: 'bench',
@@ -17,18 +17,18 @@ Object.assign(process.env, {
   DISPLAY_TIME_ZONE: 'UTC',
 });
 const { marshall, unmarshall } = await import('@aws-sdk/util-dynamodb');
-const { createHandler } = await import('../../functions/get-transaction');
-const { createRuntime } = await import('../../functions/shared/runtime');
-const { loadConfig } = await import('../../functions/shared/config');
-const { createTableClient } = await import('../../functions/sdk/table-client');
-const { TRANSACTION } = await import('../../core/entities');
-const { itemOf, newVersion } = await import('../../core/layout');
-const { fromAttributes } = await import('../../functions/sdk/attribute-values');
-const { toApiRecord } = await import('../../functions/shared/mapping');
-const { stringifyExactJson } = await import('../../core/json');
-const { log } = await import('../../functions/shared/logger');
-const { createLineParser } = await import('../../import/records');
-const { line, transactionRecord } = await import('../generate');
+const { createHandler } = await import('../../functions/get-transaction.ts');
+const { createRuntime } = await import('../../functions/shared/runtime.ts');
+const { loadConfig } = await import('../../functions/shared/config.ts');
+const { createTableClient } = await import('../../functions/sdk/table-client.ts');
+const { TRANSACTION } = await import('../../core/entities.ts');
+const { itemOf, newVersion } = await import('../../core/layout.ts');
+const { fromAttributes } = await import('../../functions/sdk/attribute-values.ts');
+const { toApiRecord } = await import('../../functions/shared/mapping.ts');
+const { stringifyExactJson } = await import('../../core/json.ts');
+const { log } = await import('../../functions/shared/logger.ts');
+const { createLineParser } = await import('../../import/records.ts');
+const { line, transactionRecord } = await import('../generate.ts');
 
 async function time(fn: () => unknown, runs = 20_000): Promise<number> {
   for (let i = 0; i < runs / 5; i += 1) await fn();

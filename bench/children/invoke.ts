@@ -11,7 +11,7 @@
  */
 import { writeSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { summarize } from '../stats';
+import { summarize } from '../stats.ts';
 
 export interface Case {
   name: string;

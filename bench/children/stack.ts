@@ -9,11 +9,11 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { LambdaHandler } from '../../local/gateway/gateway';
-import { startLocalStack } from '../../local/stack/stack';
-import { routes, type Route } from '../../stage/routes';
-import { REFERENCE_READ } from '../bundle-names';
-import { STACK_READ_BUDGETS } from '../config';
+import type { LambdaHandler } from '../../local/gateway/gateway.ts';
+import { startLocalStack } from '../../local/stack/stack.ts';
+import { routes, type Route } from '../../stage/routes.ts';
+import { REFERENCE_READ } from '../bundle-names.ts';
+import { STACK_READ_BUDGETS } from '../config.ts';
 
 const [dataDir, seedFile, bundlesDir] = process.argv.slice(2) as [string, string, string];
 

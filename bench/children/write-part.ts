@@ -8,17 +8,17 @@
  * Writes its figures to the spec's `resultFile`.
  */
 import { writeFileSync } from 'node:fs';
-import { checkPartStep } from '../../import/steps/check-part';
-import { plan } from '../../import/steps/plan';
+import { checkPartStep } from '../../import/steps/check-part.ts';
+import { plan } from '../../import/steps/plan.ts';
 import {
   IMPORT_STEPS,
   type ExecutionInput,
   type PartInput,
   type StepDeps,
-} from '../../import/steps/step';
-import { verify } from '../../import/steps/verify';
-import { writePart } from '../../import/steps/write-part';
-import { localStepDeps, type LocalDropTarget } from '../../local/step-functions/import-runner';
+} from '../../import/steps/step.ts';
+import { verify } from '../../import/steps/verify.ts';
+import { writePart } from '../../import/steps/write-part.ts';
+import { localStepDeps, type LocalDropTarget } from '../../local/step-functions/import-runner.ts';
 
 export type WorkerStep = 'plan' | 'check' | 'verify' | 'write';
 

@@ -1,5 +1,5 @@
 /** The budgets the figures are held to, and their table. */
-import { table, type BudgetRow } from './format';
+import { table, type BudgetRow } from './format.ts';
 
 export const BUDGETS = {
   /** The deployed bundles against the stock floor (issue 11): whole-process import, size, start→first response. */

@@ -1,8 +1,8 @@
 /** 1. Cold start: import: bundle sizes and whole-process import against the stock floor. */
-import { isDeployed, REFERENCE, REFERENCE_READ, WITH_SOURCE_MAPS } from '../bundle-names';
-import type { Results } from '../results';
-import { BUDGETS } from './budgets';
-import { type BudgetRow, kib, ms, paired, type ReportPart, table, x, yes } from './format';
+import { isDeployed, REFERENCE, REFERENCE_READ, WITH_SOURCE_MAPS } from '../bundle-names.ts';
+import type { Results } from '../results.ts';
+import { BUDGETS } from './budgets.ts';
+import { type BudgetRow, kib, ms, paired, type ReportPart, table, x, yes } from './format.ts';
 
 /** Each deployed bundle's size and whole-process import against the stock floor's. */
 function coldBudgets(

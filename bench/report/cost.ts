@@ -1,7 +1,7 @@
 /** 5. DynamoDB cost per GET, and 5b. the access state over the years. */
-import type { Results } from '../results';
-import type { History } from '../sections/access-history';
-import { type BudgetRow, type ReportPart, ms, table, yes } from './format';
+import type { Results } from '../results.ts';
+import type { History } from '../sections/access-history.ts';
+import { type BudgetRow, type ReportPart, ms, table, yes } from './format.ts';
 
 type Cost = NonNullable<Results['cost']>[string];
 

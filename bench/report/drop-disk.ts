@@ -1,8 +1,8 @@
 /** 10. The local drop against the direct import, into DynamoDB Local on disk. */
-import { DEFAULT_PART_BYTES } from '../../import/parts';
-import type { Results } from '../results';
-import { median } from '../stats';
-import { type ReportPart, table, x } from './format';
+import { DEFAULT_PART_BYTES } from '../../import/parts.ts';
+import type { Results } from '../results.ts';
+import { median } from '../stats.ts';
+import { type ReportPart, table, x } from './format.ts';
 
 type Row = NonNullable<Results['dropDisk']>[number];
 

@@ -1,7 +1,7 @@
 /** 9. Import through the local drop against the direct import of the same file. */
-import type { Results } from '../results';
-import { median } from '../stats';
-import { type BudgetRow, type ReportPart, table, x, yes } from './format';
+import type { Results } from '../results.ts';
+import { median } from '../stats.ts';
+import { type BudgetRow, type ReportPart, table, x, yes } from './format.ts';
 
 export function renderDrop(r: Results): ReportPart | undefined {
   if (!r.drop?.length) return undefined;
@@ -37,7 +37,7 @@ export function renderDrop(r: Results): ReportPart | undefined {
     '',
     '## 9. Import through the local drop',
     '',
-    `The same generated file (${direct.records} records, ${(direct.fileBytes / 2 ** 20).toFixed(1)} MiB) imported by the direct import (\`local/tools/direct-import.ts\`) and by \`npm run import\`'s local drop (\`bin/import.ts\`: the workflow's ASL run by aws-local-stepfunctions, the steps' handlers in the same process; the file in ${drops[0]?.parts ?? 0} parts; workers = the Map's MaxConcurrency), each into a fresh table of the same DynamoDB Local, after one discarded import that warms DynamoDB Local's write path up, in pairs: the direct import, then the drop, side by side (ratios are the drop's over the direct import of its pair), the pairs in rounds over the worker counts; one import's CPU spreads about ±10 % from run to run, so each worker count's figure is the median of its pairs. Each way also imports a 10-record file: its CPU is the fixed cost (starting Node.js and tsx, loading the code), and the marginal CPU per record is what the rest costs. CPU is the import process's own (user + system); the local S3 runs in the bench's process. Both read and check every line once, then write: the direct import reads and checks the file again as it writes, the drop writes the records its check kept in S3 (stored form, \`work/<id>/records/\`); the drop also reads the file once more to plan its parts, keeps its state between steps in S3 and writes an audit event per record (a written group's events in one write).`,
+    `The same generated file (${direct.records} records, ${(direct.fileBytes / 2 ** 20).toFixed(1)} MiB) imported by the direct import (\`local/tools/direct-import.ts\`) and by \`npm run import\`'s local drop (\`bin/import.ts\`: the workflow's ASL run by aws-local-stepfunctions, the steps' handlers in the same process; the file in ${drops[0]?.parts ?? 0} parts; workers = the Map's MaxConcurrency), each into a fresh table of the same DynamoDB Local, after one discarded import that warms DynamoDB Local's write path up, in pairs: the direct import, then the drop, side by side (ratios are the drop's over the direct import of its pair), the pairs in rounds over the worker counts; one import's CPU spreads about ±10 % from run to run, so each worker count's figure is the median of its pairs. Each way also imports a 10-record file: its CPU is the fixed cost (starting Node.js, loading the code), and the marginal CPU per record is what the rest costs. CPU is the import process's own (user + system); the local S3 runs in the bench's process. Both read and check every line once, then write: the direct import reads and checks the file again as it writes, the drop writes the records its check kept in S3 (stored form, \`work/<id>/records/\`); the drop also reads the file once more to plan its parts, keeps its state between steps in S3 and writes an audit event per record (a written group's events in one write).`,
     '',
     table(
       ['Workers', 'Records/s ratio', 'CPU/record ratio', 'Marginal CPU/record ratio'],

@@ -1,8 +1,8 @@
 /** 2. Cold start: process start to first response. */
-import { CDK_DEFAULT, isDeployed, REFERENCE } from '../bundle-names';
-import type { Results } from '../results';
-import { BUDGETS } from './budgets';
-import { type BudgetRow, ms, paired, type ReportPart, table, x, yes } from './format';
+import { CDK_DEFAULT, isDeployed, REFERENCE } from '../bundle-names.ts';
+import type { Results } from '../results.ts';
+import { BUDGETS } from './budgets.ts';
+import { type BudgetRow, ms, paired, type ReportPart, table, x, yes } from './format.ts';
 
 export function renderFirst(r: Results): ReportPart | undefined {
   if (!r.first) return undefined;

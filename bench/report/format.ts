@@ -1,4 +1,4 @@
-import type { Paired } from '../rounds';
+import type { Paired } from '../rounds.ts';
 /** How the report writes figures, and its markdown tables. */
 
 /** One row of the budgets table: what, the measured figure, whether it holds. */

@@ -1,7 +1,7 @@
 /** 6. Import: rate and memory by file size. */
-import type { Results } from '../results';
-import { BUDGETS } from './budgets';
-import { type BudgetRow, type ReportPart, table, x, yes } from './format';
+import type { Results } from '../results.ts';
+import { BUDGETS } from './budgets.ts';
+import { type BudgetRow, type ReportPart, table, x, yes } from './format.ts';
 
 export function renderImport(r: Results): ReportPart | undefined {
   if (!r.import?.length) return undefined;
@@ -19,7 +19,7 @@ export function renderImport(r: Results): ReportPart | undefined {
     '',
     '## 6. Import',
     '',
-    "The direct import (`local/tools/direct-import.ts`, tsx: the validation and writing code of the drop's steps, straight into a table) in a child process importing generated records (four transactions with 1 to 3 currency lines to one customer with 1 or 2 risk assessments) into a fresh table of DynamoDB Local, which runs on the same cores. Peak RSS is the child's own maxRSS at exit; RSS is also sampled every 200 ms. CPU seconds (user + system) of the import process and of DynamoDB Local's JVM over the import tell which one bounds the rate: on 2 cores, the two together near 2 × the wall time means the machine is saturated.",
+    "The direct import (`local/tools/direct-import.ts`: the validation and writing code of the drop's steps, straight into a table) in a child process importing generated records (four transactions with 1 to 3 currency lines to one customer with 1 or 2 risk assessments) into a fresh table of DynamoDB Local, which runs on the same cores. Peak RSS is the child's own maxRSS at exit; RSS is also sampled every 200 ms. CPU seconds (user + system) of the import process and of DynamoDB Local's JVM over the import tell which one bounds the rate: on 2 cores, the two together near 2 × the wall time means the machine is saturated.",
     '',
     table(
       [

@@ -1,6 +1,6 @@
 /** The report's title, how the figures were taken, and the machine they were taken on. */
-import type { Results } from '../results';
-import { table } from './format';
+import type { Results } from '../results.ts';
+import { table } from './format.ts';
 
 export function renderMachine(r: Results): string[] {
   const m = r.machine;

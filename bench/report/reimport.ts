@@ -1,6 +1,6 @@
 /** 8. Reads during a re-import. */
-import type { Results } from '../results';
-import { type BudgetRow, ms, type ReportPart, table, yes } from './format';
+import type { Results } from '../results.ts';
+import { type BudgetRow, ms, type ReportPart, table, yes } from './format.ts';
 
 export function renderReimport(r: Results): ReportPart | undefined {
   if (!r.reimport) return undefined;

@@ -1,7 +1,7 @@
 /** 7. Soak: errors and memory over a long mixed run. */
-import type { Results } from '../results';
-import { BUDGETS } from './budgets';
-import { type BudgetRow, type ReportPart, table, x, yes } from './format';
+import type { Results } from '../results.ts';
+import { BUDGETS } from './budgets.ts';
+import { type BudgetRow, type ReportPart, table, x, yes } from './format.ts';
 
 export function renderSoak(r: Results): ReportPart | undefined {
   if (!r.soak) return undefined;

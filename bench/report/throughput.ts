@@ -1,6 +1,6 @@
 /** 4. Throughput through the local gateway. */
-import type { Results } from '../results';
-import { type BudgetRow, type ReportPart, table, x, yes } from './format';
+import type { Results } from '../results.ts';
+import { type BudgetRow, type ReportPart, table, x, yes } from './format.ts';
 
 /** The reference target's name: what it sends (bench/reference-read.ts). */
 export const THROUGHPUT_REFERENCE = 'reference (raw Query + access-state UpdateItem, together)';

@@ -2,9 +2,9 @@
  * 3. Warm overhead: the handler against the stock client sending the same requests (the raw Query
  * and the raw access-state UpdateItem, together) in the same process.
  */
-import type { Results } from '../results';
-import { BUDGETS } from './budgets';
-import { type BudgetRow, ms, type ReportPart, table, x, yes } from './format';
+import type { Results } from '../results.ts';
+import { BUDGETS } from './budgets.ts';
+import { type BudgetRow, ms, type ReportPart, table, x, yes } from './format.ts';
 
 export function renderWarm(r: Results): ReportPart | undefined {
   if (!r.warm) return undefined;

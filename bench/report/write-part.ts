@@ -1,9 +1,9 @@
 /** 11. One WritePart on one core, and the backfill model built from it. */
-import { BACKFILL, backfillModel, type BackfillRun, type StepRates } from '../backfill-model';
-import type { WorkerStep } from '../children/write-part';
-import type { Results } from '../results';
-import { median } from '../stats';
-import { type ReportPart, table, yes } from './format';
+import { BACKFILL, backfillModel, type BackfillRun, type StepRates } from '../backfill-model.ts';
+import type { WorkerStep } from '../children/write-part.ts';
+import type { Results } from '../results.ts';
+import { median } from '../stats.ts';
+import { type ReportPart, table, yes } from './format.ts';
 
 type WritePart = NonNullable<Results['writePart']>;
 

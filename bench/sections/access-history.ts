@@ -4,7 +4,7 @@
  * read-budget store's access-state requests are counted with the write and read units DynamoDB
  * reports, what stays stored for the user, and the time of a GET's access requests at the start
  * and at the end of the year. The cost section runs the production gate (functions/shared/
- * access.ts); `npx tsx bench/access-state-candidates.ts` also runs the candidates that were not
+ * access.ts); `npx node bench/access-state-candidates.ts` also runs the candidates that were not
  * chosen, written out as they would be, with the same budget and window.
  */
 import {
@@ -14,12 +14,12 @@ import {
   UpdateItemCommand,
   type AttributeValue,
 } from '@aws-sdk/client-dynamodb';
-import { COUNTER_SLOTS, COUNT_SCALE, accessStateWireKey } from '../../core/access-state';
-import { CUSTOMER, TRANSACTION } from '../../core/entities';
-import { windowStart } from '../../core/read-budgets';
-import { createAccessGate } from '../../functions/shared/access';
-import { sporadicYear } from '../../test/support/sporadic-reads';
-import { TABLE } from '../config';
+import { COUNTER_SLOTS, COUNT_SCALE, accessStateWireKey } from '../../core/access-state.ts';
+import { CUSTOMER, TRANSACTION } from '../../core/entities.ts';
+import { windowStart } from '../../core/read-budgets.ts';
+import { createAccessGate } from '../../functions/shared/access.ts';
+import { sporadicYear } from '../../test/support/sporadic-reads.ts';
+import { TABLE } from '../config.ts';
 
 const WINDOW = 300;
 const BUDGET = 300;

@@ -1,7 +1,7 @@
-import type { Bundle } from '../bundles';
-import type { BenchConfig } from '../config';
-import { lambdaEnv } from '../lambda-env';
-import type { Invoker, Processes } from '../processes';
+import type { Bundle } from '../bundles.ts';
+import type { BenchConfig } from '../config.ts';
+import { lambdaEnv } from '../lambda-env.ts';
+import type { Invoker, Processes } from '../processes.ts';
 
 /** What every section is handed: the options, the built bundles, the process bookkeeping. */
 export interface BenchRun {

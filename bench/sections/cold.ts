@@ -1,12 +1,12 @@
 /** 1. Cold start: each bundle imported in fresh processes, rounds rotated, ratios paired. */
-import { REFERENCE } from '../bundle-names';
-import { log } from '../config';
-import { lambdaEnv } from '../lambda-env';
-import { invoke } from '../processes';
-import type { Results } from '../results';
-import { pairedRatio, rounds } from '../rounds';
-import { summarize } from '../stats';
-import { envOf, type BenchRun } from './bench-run';
+import { REFERENCE } from '../bundle-names.ts';
+import { log } from '../config.ts';
+import { lambdaEnv } from '../lambda-env.ts';
+import { invoke } from '../processes.ts';
+import type { Results } from '../results.ts';
+import { pairedRatio, rounds } from '../rounds.ts';
+import { summarize } from '../stats.ts';
+import { envOf, type BenchRun } from './bench-run.ts';
 
 type Cold = { importMs: number; importedAt: number; cpuMs: number };
 

@@ -12,14 +12,14 @@ import {
   type GetItemCommandInput,
   type UpdateItemCommandInput,
 } from '@aws-sdk/client-dynamodb';
-import type { Case, Spec } from '../children/invoke';
-import { CASES } from '../cases';
-import { log, TABLE } from '../config';
-import { startCountingProxy, type CountingProxy, type Exchange } from '../counting-proxy';
-import { lambdaEnv } from '../lambda-env';
-import { invoke } from '../processes';
-import type { Results } from '../results';
-import type { BenchRun } from './bench-run';
+import type { Case, Spec } from '../children/invoke.ts';
+import { CASES } from '../cases.ts';
+import { log, TABLE } from '../config.ts';
+import { startCountingProxy, type CountingProxy, type Exchange } from '../counting-proxy.ts';
+import { lambdaEnv } from '../lambda-env.ts';
+import { invoke } from '../processes.ts';
+import type { Results } from '../results.ts';
+import type { BenchRun } from './bench-run.ts';
 
 type Cost = NonNullable<Results['cost']>;
 

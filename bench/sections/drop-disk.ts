@@ -9,15 +9,15 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { ensureTable, startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
-import { freePort } from '../../local/net';
-import { startS3 } from '../../local/s3/s3-server';
-import type { LocalState } from '../../local/stack/state';
-import { log, WORK, type BenchConfig } from '../config';
-import { writeImportFile } from '../generate';
-import type { Processes } from '../processes';
-import type { Results } from '../results';
-import { runImport } from '../run-import';
+import { ensureTable, startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local.ts';
+import { freePort } from '../../local/net.ts';
+import { startS3 } from '../../local/s3/s3-server.ts';
+import type { LocalState } from '../../local/stack/state.ts';
+import { log, WORK, type BenchConfig } from '../config.ts';
+import { writeImportFile } from '../generate.ts';
+import type { Processes } from '../processes.ts';
+import type { Results } from '../results.ts';
+import { runImport } from '../run-import.ts';
 
 type Mode = 'direct' | 'drop';
 

@@ -2,15 +2,15 @@
  * 2. Process start to first response, in fresh processes against DynamoDB Local over TLS, as a
  * function in AWS reaches DynamoDB (bench/tls-proxy.ts).
  */
-import { REFERENCE } from '../bundle-names';
-import { CASE_OF_ROUTE } from '../cases';
-import { log, WORK } from '../config';
-import { invoke } from '../processes';
-import type { Results } from '../results';
-import { pairedRatio, rounds } from '../rounds';
-import { summarize } from '../stats';
-import { startTlsProxy } from '../tls-proxy';
-import { envOf, type BenchRun } from './bench-run';
+import { REFERENCE } from '../bundle-names.ts';
+import { CASE_OF_ROUTE } from '../cases.ts';
+import { log, WORK } from '../config.ts';
+import { invoke } from '../processes.ts';
+import type { Results } from '../results.ts';
+import { pairedRatio, rounds } from '../rounds.ts';
+import { summarize } from '../stats.ts';
+import { startTlsProxy } from '../tls-proxy.ts';
+import { envOf, type BenchRun } from './bench-run.ts';
 
 type First = { importMs: number; requestMs: number; respondedAt: number };
 

@@ -1,12 +1,12 @@
 /** 6. Import: generated files of each size through the direct import into a fresh table. */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureTable, type DynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
-import { log, WORK, type BenchConfig } from '../config';
-import { writeImportFile } from '../generate';
-import type { Processes } from '../processes';
-import type { Results } from '../results';
-import { runImport } from '../run-import';
+import { ensureTable, type DynamoDbLocal } from '../../local/dynamodb/dynamodb-local.ts';
+import { log, WORK, type BenchConfig } from '../config.ts';
+import { writeImportFile } from '../generate.ts';
+import type { Processes } from '../processes.ts';
+import type { Results } from '../results.ts';
+import { runImport } from '../run-import.ts';
 
 export async function measureImport(
   config: BenchConfig,

@@ -5,16 +5,16 @@
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TRANSACTION } from '../../core/entities';
-import { createTableClient } from '../../functions/sdk/table-client';
-import { createStore } from '../../functions/shared/store';
-import { ensureTable, type DynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
-import { log, WORK, type BenchConfig } from '../config';
-import { line, transactionRecord } from '../generate';
-import type { Processes } from '../processes';
-import type { Results } from '../results';
-import { runImport } from '../run-import';
-import { summarize } from '../stats';
+import { TRANSACTION } from '../../core/entities.ts';
+import { createTableClient } from '../../functions/sdk/table-client.ts';
+import { createStore } from '../../functions/shared/store.ts';
+import { ensureTable, type DynamoDbLocal } from '../../local/dynamodb/dynamodb-local.ts';
+import { log, WORK, type BenchConfig } from '../config.ts';
+import { line, transactionRecord } from '../generate.ts';
+import type { Processes } from '../processes.ts';
+import type { Results } from '../results.ts';
+import { runImport } from '../run-import.ts';
+import { summarize } from '../stats.ts';
 
 const LINES = { A: 20, B: 8 } as const;
 type Version = keyof typeof LINES;

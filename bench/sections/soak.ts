@@ -5,11 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import { CUSTOMER, LARGE_TXN, SMALL_TXN } from '../cases';
-import { log, type BenchConfig } from '../config';
-import type { Results } from '../results';
-import type { StackChild } from '../stack-child';
-import { median } from '../stats';
+import { CUSTOMER, LARGE_TXN, SMALL_TXN } from '../cases.ts';
+import { log, type BenchConfig } from '../config.ts';
+import type { Results } from '../results.ts';
+import type { StackChild } from '../stack-child.ts';
+import { median } from '../stats.ts';
 
 /** RSS of a process in KiB, from /proc (Linux). */
 function rssKiB(pid: number): number {

@@ -5,15 +5,15 @@
  */
 import { join } from 'node:path';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { accessStateKey, countReadRequest } from '../../core/access-state';
-import { READ_BUDGET_LIMITS } from '../../core/read-budgets';
-import { createDocumentClient } from '../../functions/shared/document-client';
-import { importFile } from '../../import/importer';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
-import { freePort } from '../../local/net';
-import { CASES, writeSeedFile } from '../cases';
-import { log, TABLE, WORK, type BenchConfig } from '../config';
-import type { Processes } from '../processes';
+import { accessStateKey, countReadRequest } from '../../core/access-state.ts';
+import { READ_BUDGET_LIMITS } from '../../core/read-budgets.ts';
+import { createDocumentClient } from '../../functions/shared/document-client.ts';
+import { importFile } from '../../import/importer.ts';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb/dynamodb-local.ts';
+import { freePort } from '../../local/net.ts';
+import { CASES, writeSeedFile } from '../cases.ts';
+import { log, TABLE, WORK, type BenchConfig } from '../config.ts';
+import type { Processes } from '../processes.ts';
 
 export interface BenchTable {
   ddb: DynamoDbLocal;

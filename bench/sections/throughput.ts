@@ -4,12 +4,12 @@
  * concurrency, interleaved, after a warm-up of every target. Non-2xx answers count as errors.
  */
 import autocannon from 'autocannon';
-import { CUSTOMER, SMALL_TXN } from '../cases';
-import { THROUGHPUT_REFERENCE } from '../report/throughput';
-import { log, type BenchConfig } from '../config';
-import type { Results } from '../results';
-import type { StackChild } from '../stack-child';
-import { median } from '../stats';
+import { CUSTOMER, SMALL_TXN } from '../cases.ts';
+import { THROUGHPUT_REFERENCE } from '../report/throughput.ts';
+import { log, type BenchConfig } from '../config.ts';
+import type { Results } from '../results.ts';
+import type { StackChild } from '../stack-child.ts';
+import { median } from '../stats.ts';
 
 type Rates = NonNullable<Results['throughput']>;
 interface Target {

@@ -5,15 +5,15 @@
  * warm GET's own time goes.
  */
 import { spawn } from 'node:child_process';
-import { PROJECT_ROOT } from '../../core/project-root';
-import { routes } from '../../stage/routes';
-import { REFERENCE_READ } from '../bundle-names';
-import { CASES } from '../cases';
-import { log } from '../config';
-import { lambdaEnv } from '../lambda-env';
-import { invoke, type Processes } from '../processes';
-import type { Results } from '../results';
-import type { BenchRun } from './bench-run';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
+import { routes } from '../../stage/routes.ts';
+import { REFERENCE_READ } from '../bundle-names.ts';
+import { CASES } from '../cases.ts';
+import { log } from '../config.ts';
+import { lambdaEnv } from '../lambda-env.ts';
+import { invoke, type Processes } from '../processes.ts';
+import type { Results } from '../results.ts';
+import type { BenchRun } from './bench-run.ts';
 
 type Warm = NonNullable<Results['warm']>;
 
@@ -43,12 +43,12 @@ export async function measureWarm(run: BenchRun, dynamoDbEndpoint: string): Prom
   return out;
 }
 
-/** bench/children/breakdown.ts under tsx, its stdout (the functions' log lines) discarded. */
+/** bench/children/breakdown.ts in a child process, its stdout (the functions' log lines) discarded. */
 export async function measureBreakdown(
   processes: Processes,
 ): Promise<NonNullable<Results['breakdown']>> {
   log("warm: where a GET's own time goes (DynamoDB stubbed out, source modules)");
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/children/breakdown.ts'], {
+  const child = spawn(process.execPath, ['bench/children/breakdown.ts'], {
     cwd: PROJECT_ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, TZ: ':UTC' },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -12,24 +12,24 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import { putIntoDrop } from '../../import/drop';
-import type { Part } from '../../import/parts';
-import { readJson } from '../../import/steps/work-folder';
-import { type CheckResult } from '../../import/steps/check-part';
-import { type PlanResult } from '../../import/steps/plan';
-import { PROJECT_ROOT } from '../../core/project-root';
-import { ensureTable, type DynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
-import type { LocalDropTarget } from '../../local/step-functions/import-runner';
-import { freePort } from '../../local/net';
-import { startS3 } from '../../local/s3/s3-server';
-import { s3Client } from '../../local/s3/s3-client';
-import { affinityOf, affinityProblem, onCpus, setAffinity } from '../affinity';
-import type { WorkerResult, WorkerSpec, WorkerStep } from '../children/write-part';
-import { log, WORK, type BenchConfig } from '../config';
-import { writeImportFile } from '../generate';
-import type { Processes } from '../processes';
-import type { Results } from '../results';
-import { processCpuSeconds } from '../run-import';
+import { putIntoDrop } from '../../import/drop.ts';
+import type { Part } from '../../import/parts.ts';
+import { readJson } from '../../import/steps/work-folder.ts';
+import { type CheckResult } from '../../import/steps/check-part.ts';
+import { type PlanResult } from '../../import/steps/plan.ts';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
+import { ensureTable, type DynamoDbLocal } from '../../local/dynamodb/dynamodb-local.ts';
+import type { LocalDropTarget } from '../../local/step-functions/import-runner.ts';
+import { freePort } from '../../local/net.ts';
+import { startS3 } from '../../local/s3/s3-server.ts';
+import { s3Client } from '../../local/s3/s3-client.ts';
+import { affinityOf, affinityProblem, onCpus, setAffinity } from '../affinity.ts';
+import type { WorkerResult, WorkerSpec, WorkerStep } from '../children/write-part.ts';
+import { log, WORK, type BenchConfig } from '../config.ts';
+import { writeImportFile } from '../generate.ts';
+import type { Processes } from '../processes.ts';
+import type { Results } from '../results.ts';
+import { processCpuSeconds } from '../run-import.ts';
 
 type WritePartResults = NonNullable<Results['writePart']>;
 
@@ -47,8 +47,6 @@ async function runStep(
   rmSync(resultFile, { force: true });
   const script = join(PROJECT_ROOT, 'bench', 'children', 'write-part.ts');
   const { command, args } = onCpus(CPUS.step, process.execPath, [
-    '--import',
-    'tsx',
     script,
     JSON.stringify({ ...spec, resultFile }),
   ]);

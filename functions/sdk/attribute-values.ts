@@ -6,8 +6,8 @@
  * every type a record stores (test/unit/attribute-values.test.ts).
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { CorruptRecordError } from '../shared/errors';
-import { INTEGER_LITERAL } from '../../core/json';
+import { CorruptRecordError } from '../shared/errors.ts';
+import { INTEGER_LITERAL } from '../../core/json.ts';
 
 /**
  * Every number a valid record stores is an integer, and comes back as a bigint. Any other number

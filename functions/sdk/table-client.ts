@@ -3,8 +3,8 @@
  * (functions/shared/document-client.ts), with the request path trimmed (./README.md).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { environmentSettings } from './environment-settings';
-import { Sha256 } from './sha256';
+import { environmentSettings } from './environment-settings.ts';
+import { Sha256 } from './sha256.ts';
 
 export interface ClientOptions {
   region: string;

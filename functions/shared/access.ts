@@ -21,22 +21,22 @@ import {
   countReadRequest,
   groupNotBefore,
   readCounter,
-} from '../../core/access-state';
-import type { EntityDescriptor } from '../../core/entities';
+} from '../../core/access-state.ts';
+import type { EntityDescriptor } from '../../core/entities.ts';
 import {
   budgetFor,
   retryAfterSeconds,
   windowStart,
   type ReadBudgets,
-} from '../../core/read-budgets';
-import { isUnavailable } from '../../core/unavailable';
-import type { Caller } from './auth';
+} from '../../core/read-budgets.ts';
+import { isUnavailable } from '../../core/unavailable.ts';
+import type { Caller } from './auth.ts';
 import {
   ForbiddenError,
   ServiceUnavailableError,
   TooManyRequestsError,
   UnauthorizedError,
-} from './errors';
+} from './errors.ts';
 
 export interface AccessGate {
   /**

@@ -6,9 +6,9 @@
  * keeps them under .local/ for `npm run audit`.
  */
 import type { Context } from 'aws-lambda';
-import type { EntityDescriptor } from '../../core/entities';
-import { parseCanonicalId } from '../../core/ids';
-import { claimsOf, groupsOf, type ApiEvent } from './auth';
+import type { EntityDescriptor } from '../../core/entities.ts';
+import { parseCanonicalId } from '../../core/ids.ts';
+import { claimsOf, groupsOf, type ApiEvent } from './auth.ts';
 
 export interface AuditEvent {
   timestamp: string;

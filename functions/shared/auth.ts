@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
-import { ForbiddenError, UnauthorizedError } from './errors';
+import { ForbiddenError, UnauthorizedError } from './errors.ts';
 
 export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 

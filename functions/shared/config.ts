@@ -6,9 +6,9 @@ import {
   URL_TTL_SECONDS,
   isTimeZone,
   isUrlTtl,
-} from '../../core/settings';
-import { readBudgetsFromEnv, type ReadBudgets } from '../../core/read-budgets';
-import { FUNCTION_ENV } from '../../core/function-env';
+} from '../../core/settings.ts';
+import { readBudgetsFromEnv, type ReadBudgets } from '../../core/read-budgets.ts';
+import { FUNCTION_ENV } from '../../core/function-env.ts';
 
 export interface Config {
   readonly tableName: string;

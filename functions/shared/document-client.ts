@@ -4,8 +4,8 @@
  * as the functions read them, integers as bigint.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { wrapNumber } from '../sdk/attribute-values';
-import { createTableClient, type ClientOptions } from '../sdk/table-client';
+import { wrapNumber } from '../sdk/attribute-values.ts';
+import { createTableClient, type ClientOptions } from '../sdk/table-client.ts';
 
 export function createDocumentClient(options: ClientOptions): DynamoDBDocumentClient {
   // Its commands add their own middleware, so the stack is not cached (the SDK refuses it).

@@ -7,13 +7,13 @@
  */
 export abstract class HttpError extends Error {
   abstract override readonly name: string;
+  readonly statusCode: number;
+  readonly headers: Readonly<Record<string, string>>;
 
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly headers: Readonly<Record<string, string>> = {},
-  ) {
+  constructor(statusCode: number, message: string, headers: Readonly<Record<string, string>> = {}) {
     super(message);
+    this.statusCode = statusCode;
+    this.headers = headers;
   }
 }
 

@@ -4,11 +4,11 @@
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { ApiEvent } from './auth';
-import { HttpError, INTERNAL_ERROR_MESSAGE, ServiceUnavailableError } from './errors';
-import { stringifyExactJson } from '../../core/json';
-import { isUnavailable } from '../../core/unavailable';
-import { log } from './logger';
+import type { ApiEvent } from './auth.ts';
+import { HttpError, INTERNAL_ERROR_MESSAGE, ServiceUnavailableError } from './errors.ts';
+import { stringifyExactJson } from '../../core/json.ts';
+import { isUnavailable } from '../../core/unavailable.ts';
+import { log } from './logger.ts';
 
 export type ApiResult = APIGatewayProxyStructuredResultV2 & {
   statusCode: number;

@@ -3,12 +3,12 @@
  * the S3 and DynamoDB clients and the settings, from the environment the stage sets.
  */
 import { S3Client } from '@aws-sdk/client-s3';
-import { stdoutImportAudit } from '../../import/audit';
-import { createDocumentClient } from './document-client';
-import type { StepDeps } from '../../import/steps/step';
-import { ConfigError } from './config';
-import { isTimeZone, DEFAULT_TIME_ZONE } from '../../core/settings';
-import { FUNCTION_ENV } from '../../core/function-env';
+import { stdoutImportAudit } from '../../import/audit.ts';
+import { createDocumentClient } from './document-client.ts';
+import type { StepDeps } from '../../import/steps/step.ts';
+import { ConfigError } from './config.ts';
+import { isTimeZone, DEFAULT_TIME_ZONE } from '../../core/settings.ts';
+import { FUNCTION_ENV } from '../../core/function-env.ts';
 
 type Env = Record<string, string | undefined>;
 

@@ -8,9 +8,9 @@ import { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import { formatUrl } from '@aws-sdk/util-format-url';
 import { HttpRequest } from '@smithy/protocol-http';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
-import { encodeKey } from '../../core/file-keys';
-import { lambdaCredentials } from '../sdk/lambda-credentials';
-import { Sha256 } from '../sdk/sha256';
+import { encodeKey } from '../../core/file-keys.ts';
+import { lambdaCredentials } from '../sdk/lambda-credentials.ts';
+import { Sha256 } from '../sdk/sha256.ts';
 
 export interface PresignerOptions {
   region: string;

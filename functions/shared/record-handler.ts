@@ -1,12 +1,12 @@
 /** GET one record by id (SPEC 1): the same steps for every entity, from its descriptor. */
-import type { EntityDescriptor } from '../../core/entities';
-import { parseCanonicalId } from '../../core/ids';
-import { auditEvent } from './audit';
-import { callerOf, requireAccessToken, requireGroup } from './auth';
-import { BadRequestError, NotFoundError } from './errors';
-import { apiHandler, type ApiHandler } from './http';
-import { toApiRecord } from './mapping';
-import type { Runtime } from './runtime';
+import type { EntityDescriptor } from '../../core/entities.ts';
+import { parseCanonicalId } from '../../core/ids.ts';
+import { auditEvent } from './audit.ts';
+import { callerOf, requireAccessToken, requireGroup } from './auth.ts';
+import { BadRequestError, NotFoundError } from './errors.ts';
+import { apiHandler, type ApiHandler } from './http.ts';
+import { toApiRecord } from './mapping.ts';
+import type { Runtime } from './runtime.ts';
 
 export function recordHandler<R>(entity: EntityDescriptor<R>, runtime: Runtime): ApiHandler {
   return apiHandler(

@@ -5,14 +5,14 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
-import { createTimeCodec } from '../../core/times';
-import { createTableClient } from '../sdk/table-client';
-import { createAccessGate, type AccessGate } from './access';
-import { stdoutAudit, type AuditSink } from './audit';
-import { loadConfig, type Config } from './config';
-import type { MappingDeps } from './mapping';
-import { createPresigner } from './presigner';
-import { createStore, type RecordStore } from './store';
+import { createTimeCodec } from '../../core/times.ts';
+import { createTableClient } from '../sdk/table-client.ts';
+import { createAccessGate, type AccessGate } from './access.ts';
+import { stdoutAudit, type AuditSink } from './audit.ts';
+import { loadConfig, type Config } from './config.ts';
+import type { MappingDeps } from './mapping.ts';
+import { createPresigner } from './presigner.ts';
+import { createStore, type RecordStore } from './store.ts';
 
 export interface Runtime extends MappingDeps {
   readonly store: RecordStore;

@@ -3,7 +3,7 @@
  * which an import wrote whole (SPEC 6.1).
  */
 import { GetItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { EntityDescriptor } from '../../core/entities';
+import type { EntityDescriptor } from '../../core/entities.ts';
 import {
   DELETED,
   OLD_LAYOUT_CHILD_COUNT,
@@ -12,10 +12,10 @@ import {
   VERSION,
   partitionKey,
   type Item,
-} from '../../core/layout';
-import { isUnavailable } from '../../core/unavailable';
-import { fromAttributes } from '../sdk/attribute-values';
-import { OldLayoutError, ServiceUnavailableError } from './errors';
+} from '../../core/layout.ts';
+import { isUnavailable } from '../../core/unavailable.ts';
+import { fromAttributes } from '../sdk/attribute-values.ts';
+import { OldLayoutError, ServiceUnavailableError } from './errors.ts';
 
 /** An item's attributes that are not fields of the record. */
 const NOT_FIELDS = new Set([PARTITION_KEY, SORT_KEY, VERSION]);

@@ -2,13 +2,13 @@
  * CheckPart (first pass): the part's problems and record ids, kept for Verify, and its records
  * as checked, kept for WritePart (a part with problems is never written: none are kept).
  */
-import { createTimeCodec } from '../../core/times';
-import { fileRefsOf, missingFiles, type FileRef } from '../file-check';
-import { linesOf, MAX_LINE_BYTES } from '../lines';
-import { MAX_LISTED_PROBLEMS, checkPart, storedRecordsWriter } from '../parts';
-import { createLineParser } from '../records';
-import type { PartInput, StepDeps } from './step';
-import { body, checkedKey, recordsKey, writeJson, writeObject } from './work-folder';
+import { createTimeCodec } from '../../core/times.ts';
+import { fileRefsOf, missingFiles, type FileRef } from '../file-check.ts';
+import { linesOf, MAX_LINE_BYTES } from '../lines.ts';
+import { MAX_LISTED_PROBLEMS, checkPart, storedRecordsWriter } from '../parts.ts';
+import { createLineParser } from '../records.ts';
+import type { PartInput, StepDeps } from './step.ts';
+import { body, checkedKey, recordsKey, writeJson, writeObject } from './work-folder.ts';
 
 const parserOf = (deps: StepDeps) => createLineParser(createTimeCodec(deps.displayTimeZone));
 

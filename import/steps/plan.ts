@@ -1,8 +1,8 @@
 /** Plan: the file's SHA-256 and parts (the manifest the maps read); "import started". */
 import { HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { importAuditEvent } from '../audit';
-import { DEFAULT_PART_BYTES, planParts } from '../parts';
-import { uploader, type ExecutionInput, type ImportReport, type StepDeps } from './step';
+import { importAuditEvent } from '../audit.ts';
+import { DEFAULT_PART_BYTES, planParts } from '../parts.ts';
+import { uploader, type ExecutionInput, type ImportReport, type StepDeps } from './step.ts';
 import {
   body,
   importIdOf,
@@ -11,7 +11,7 @@ import {
   reportKey,
   version,
   writeJson,
-} from './work-folder';
+} from './work-folder.ts';
 
 /**
  * The key of the object an S3 event names. S3 documents its notifications' keys as URL-encoded

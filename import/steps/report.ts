@@ -4,17 +4,17 @@
  * part wrote, finished or not.
  */
 import pLimit from 'p-limit';
-import { importAuditEvent } from '../audit';
-import { emptySummary, type ImportSummary } from '../importer';
-import { MAX_LISTED_PROBLEMS, type Verdict } from '../parts';
-import type { PlanResult } from './plan';
+import { importAuditEvent } from '../audit.ts';
+import { emptySummary, type ImportSummary } from '../importer.ts';
+import { MAX_LISTED_PROBLEMS, type Verdict } from '../parts.ts';
+import type { PlanResult } from './plan.ts';
 import {
   uploader,
   type ExecutionInput,
   type ImportReport,
   type Outcome,
   type StepDeps,
-} from './step';
+} from './step.ts';
 import {
   cancelKey,
   importIdOf,
@@ -28,7 +28,7 @@ import {
   writtenKey,
   type WritingCounts,
   type WrittenPart,
-} from './work-folder';
+} from './work-folder.ts';
 
 /** How long a failed import's Report waits for parts still writing to stop and say how far. */
 export const CANCEL_GRACE_MS = 60_000;

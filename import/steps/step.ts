@@ -7,9 +7,9 @@
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ImportAuditSink, Uploader } from '../audit';
-import type { ImportSummary, WriteSlots } from '../importer';
-import type { Part } from '../parts';
+import type { ImportAuditSink, Uploader } from '../audit.ts';
+import type { ImportSummary, WriteSlots } from '../importer.ts';
+import type { Part } from '../parts.ts';
 
 /**
  * Each step, by the name of its state in the workflow (stage/import-workflow.ts): its function's

@@ -1,7 +1,7 @@
 /** Verify: every part's findings merged, the same record in two parts included. */
-import { partVerifier, type CheckedPart } from '../parts';
-import type { StepDeps } from './step';
-import { checkedKey, problemsKey, readJson, writeJson } from './work-folder';
+import { partVerifier, type CheckedPart } from '../parts.ts';
+import type { StepDeps } from './step.ts';
+import { checkedKey, problemsKey, readJson, writeJson } from './work-folder.ts';
 
 /** Checked parts Verify reads ahead of the one it merges. */
 const VERIFY_READ_AHEAD = 4;

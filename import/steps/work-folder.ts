@@ -12,8 +12,8 @@ import {
   type GetObjectCommandInput,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import type { ImportSummary } from '../importer';
-import type { Part } from '../parts';
+import type { ImportSummary } from '../importer.ts';
+import type { Part } from '../parts.ts';
 
 export const PREFIX = { incoming: 'incoming/', reports: 'reports/', work: 'work/' } as const;
 export const reportKey = (importId: string) => `${PREFIX.reports}${importId}.json`;

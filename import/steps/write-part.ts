@@ -3,7 +3,7 @@
  * import writes them, one audit event each.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import { importAuditEvent } from '../audit';
+import { importAuditEvent } from '../audit.ts';
 import {
   count,
   emptySummary,
@@ -11,9 +11,9 @@ import {
   writeRecords,
   type ImportSummary,
   type Parsed,
-} from '../importer';
-import { storedRecords } from '../parts';
-import { ImportStopped, type PartInput, type StepContext, type StepDeps } from './step';
+} from '../importer.ts';
+import { storedRecords } from '../parts.ts';
+import { ImportStopped, type PartInput, type StepContext, type StepDeps } from './step.ts';
 import {
   cancelKey,
   countsOf,
@@ -28,7 +28,7 @@ import {
   type PartCounts,
   type WritingCounts,
   type WrittenPart,
-} from './work-folder';
+} from './work-folder.ts';
 
 /**
  * What WritePart keeps of its time limit: it starts no group after that, saves its counts and

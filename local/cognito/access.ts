@@ -14,7 +14,7 @@ import {
   type LocalRouter,
   type LocalUser,
   type LocalUserPool,
-} from './internals';
+} from './internals.ts';
 
 interface AuthRequest {
   ClientId?: string;

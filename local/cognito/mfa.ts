@@ -39,7 +39,7 @@ import {
   type LocalUser,
   type LocalUserPool,
   type PasswordPolicy,
-} from './internals';
+} from './internals.ts';
 
 /** How long a challenge's Session lasts: Cognito's default AuthSessionValidity. */
 export const AUTH_SESSION_MS = 3 * 60 * 1000;

@@ -7,11 +7,11 @@ import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { withAccessControl } from './access';
-import type { LocalRouter } from './internals';
-import { withMfa } from './mfa';
-import { withBoundedRefreshTokens } from './refresh-tokens';
-import { LOCALHOST } from '../net';
+import { withAccessControl } from './access.ts';
+import type { LocalRouter } from './internals.ts';
+import { withMfa } from './mfa.ts';
+import { withBoundedRefreshTokens } from './refresh-tokens.ts';
+import { LOCALHOST } from '../net.ts';
 
 interface Logger {
   level: string;

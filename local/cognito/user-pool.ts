@@ -25,12 +25,12 @@ import {
   SetUserPoolMfaConfigCommand,
   UpdateUserPoolCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { CUSTOMER_READERS_GROUP } from '../../core/groups';
-import { PASSWORD_POLICY } from '../../core/password-policy';
-import { signInWithTotp, type SignedIn } from '../../sign-in/flow';
-import { newTotpSecret, totpCode } from '../../sign-in/totp';
-import { setVerifiedTotp } from './mfa';
-import { closeServer, startCognitoLocalServer, type LocalStore } from './server';
+import { CUSTOMER_READERS_GROUP } from '../../core/groups.ts';
+import { PASSWORD_POLICY } from '../../core/password-policy.ts';
+import { signInWithTotp, type SignedIn } from '../../sign-in/flow.ts';
+import { newTotpSecret, totpCode } from '../../sign-in/totp.ts';
+import { setVerifiedTotp } from './mfa.ts';
+import { closeServer, startCognitoLocalServer, type LocalStore } from './server.ts';
 
 /** Password of every local demo user (local stack only; never deployed). */
 export const DEMO_PASSWORD = 'Local-Demo-Passw0rd!';

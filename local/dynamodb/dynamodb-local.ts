@@ -15,8 +15,8 @@ import {
   ScanCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import { OLD_LAYOUT_CHILD_COUNT, PARTITION_KEY, SORT_KEY } from '../../core/layout';
-import { LOCALHOST, assertPortFree, waitUntil } from '../net';
+import { OLD_LAYOUT_CHILD_COUNT, PARTITION_KEY, SORT_KEY } from '../../core/layout.ts';
+import { LOCALHOST, assertPortFree, waitUntil } from '../net.ts';
 
 export const JAVA_REQUIRED =
   'Java 17+ is required for DynamoDB Local: install a JDK (e.g. `apt-get install openjdk-17-jre-headless`, ' +

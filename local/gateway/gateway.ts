@@ -8,18 +8,18 @@
  * event), gateway-lambda.ts (handlers, context, timeout), gateway-response.ts, gateway-logs.ts.
  */
 import { createServer, type Server } from 'node:http';
-import { routes as deployedRoutes, type Route } from '../../stage/routes';
-import { LOCAL_ACCOUNT_ID, LOCAL_API_ID, LOCAL_REGION } from './api-event';
-import { createAuthorizer, type AuthorizerOptions } from './authorizer';
-import { createFunctions, importHandler, type HandlerLoader } from './lambda';
-import { createLocalPages, OPENAPI_FILE } from './pages';
-import { staffAppPages, type LocalStaffAppOptions } from './staff-app-pages';
-import { createRouter } from './routing';
-import { createRequestListener } from './server';
-import { LOCALHOST } from '../net';
+import { routes as deployedRoutes, type Route } from '../../stage/routes.ts';
+import { LOCAL_ACCOUNT_ID, LOCAL_API_ID, LOCAL_REGION } from './api-event.ts';
+import { createAuthorizer, type AuthorizerOptions } from './authorizer.ts';
+import { createFunctions, importHandler, type HandlerLoader } from './lambda.ts';
+import { createLocalPages, OPENAPI_FILE } from './pages.ts';
+import { staffAppPages, type LocalStaffAppOptions } from './staff-app-pages.ts';
+import { createRouter } from './routing.ts';
+import { createRequestListener } from './server.ts';
+import { LOCALHOST } from '../net.ts';
 
-export { importHandler, type HandlerLoader, type LambdaHandler } from './lambda';
-export { OPENAPI_FILE, OPENAPI_PATH } from './pages';
+export { importHandler, type HandlerLoader, type LambdaHandler } from './lambda.ts';
+export { OPENAPI_FILE, OPENAPI_PATH } from './pages.ts';
 
 export interface GatewayOptions {
   /** Port on 127.0.0.1; 0 = any free port. */

@@ -7,13 +7,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
-import { PROJECT_ROOT } from '../../core/project-root';
-import type { Route } from '../../stage/routes';
-import { stdoutAudit, type AuditSink } from '../../functions/shared/audit';
-import { loadConfig } from '../../functions/shared/config';
-import { createRuntime, type Runtime } from '../../functions/shared/runtime';
-import { buildLambdaContext, pad } from './api-event';
-import { appendAuditEvents } from '../tools/audit-log';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
+import type { Route } from '../../stage/routes.ts';
+import { stdoutAudit, type AuditSink } from '../../functions/shared/audit.ts';
+import { loadConfig } from '../../functions/shared/config.ts';
+import { createRuntime, type Runtime } from '../../functions/shared/runtime.ts';
+import { buildLambdaContext, pad } from './api-event.ts';
+import { appendAuditEvents } from '../tools/audit-log.ts';
 
 export type LambdaHandler = (
   event: APIGatewayProxyEventV2WithJWTAuthorizer,

@@ -5,8 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { PROJECT_ROOT } from '../../core/project-root';
-import { DOCS_ASSETS, DOCS_PATH, docsPage } from './docs-page';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
+import { DOCS_ASSETS, DOCS_PATH, docsPage } from './docs-page.ts';
 
 /** The API's contract, served by the local gateway (only) as GET /openapi.json. */
 export const OPENAPI_FILE = join(PROJECT_ROOT, 'openapi.yaml');

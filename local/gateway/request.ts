@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
-import { buildApiEvent } from './api-event';
-import type { RouteMatch } from './routing';
-import { decode } from './routing';
+import { buildApiEvent } from './api-event.ts';
+import type { RouteMatch } from './routing.ts';
+import { decode } from './routing.ts';
 
 const TEXT_TYPES =
   /^(text\/|application\/(json|xml|x-www-form-urlencoded|[a-z0-9.+-]*\+(json|xml))\b)/i;

@@ -6,18 +6,18 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
-import type { Authorize } from './authorizer';
-import type { createFunctions } from './lambda';
+import type { Authorize } from './authorizer.ts';
+import type { createFunctions } from './lambda.ts';
 import {
   accessLogLine,
   functionErrorLine,
   gatewayFailureLine,
   malformedResponseLine,
-} from './logs';
-import type { LocalPage } from './pages';
-import { eventFromRequest, splitUrl } from './request';
-import { jsonMessage, send, toHttpResponse } from './response';
-import type { RouteMatch } from './routing';
+} from './logs.ts';
+import type { LocalPage } from './pages.ts';
+import { eventFromRequest, splitUrl } from './request.ts';
+import { jsonMessage, send, toHttpResponse } from './response.ts';
+import type { RouteMatch } from './routing.ts';
 
 export interface ServerDeps {
   /** undefined: no pages of its own (openApiFile false). */

@@ -3,10 +3,10 @@
  * files and security headers (staff-app/security-headers.ts), the same origin-relative layout,
  * with config.json pointing at this stack's gateway and cognito-local. Built once, on first use.
  */
-import { STAFF_APP_PATH, buildStaffApp, type StaticFile } from '../../staff-app/files';
-import { CONFIG_FILE, type StaffAppConfig } from '../../staff-app/config';
-import { securityHeaders } from '../../staff-app/security-headers';
-import type { LocalPage } from './pages';
+import { STAFF_APP_PATH, buildStaffApp, type StaticFile } from '../../staff-app/files.ts';
+import { CONFIG_FILE, type StaffAppConfig } from '../../staff-app/config.ts';
+import { securityHeaders } from '../../staff-app/security-headers.ts';
+import type { LocalPage } from './pages.ts';
 
 export interface LocalStaffAppOptions {
   readonly cognitoEndpoint: string;

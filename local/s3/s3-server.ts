@@ -12,10 +12,10 @@ import { dirname, join, resolve } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { PROJECT_ROOT } from '../../core/project-root';
-import { LOCALHOST } from '../net';
-import { S3RVER_CREDENTIALS, s3Client } from './s3-client';
-import { isPresigned, verifyPresigned } from './sigv4';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
+import { LOCALHOST } from '../net.ts';
+import { S3RVER_CREDENTIALS, s3Client } from './s3-client.ts';
+import { isPresigned, verifyPresigned } from './sigv4.ts';
 
 export const DEFAULT_BUCKET_NAME = 'currency-exchange-files';
 /** The local import drop (SPEC 9): files under `incoming/`, reports under `reports/`. */

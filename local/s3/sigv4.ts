@@ -7,7 +7,7 @@
  * https://docs.aws.amazon.com/AmazonS3/latest/API/sigv4-query-string-auth.html
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { encodeRfc3986 } from '../../core/file-keys';
+import { encodeRfc3986 } from '../../core/file-keys.ts';
 
 export type PresignCheck =
   | { ok: true }

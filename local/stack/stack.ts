@@ -4,11 +4,11 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { READ_BUDGET_ENV } from '../../core/read-budgets';
-import { operatorSettingsFromEnv } from '../../functions/shared/config';
-import { PROJECT_ROOT } from '../../core/project-root';
-import type { Route } from '../../stage/routes';
-import { startCognito, type LocalCognito, type TokenKind } from '../cognito/user-pool';
+import { READ_BUDGET_ENV } from '../../core/read-budgets.ts';
+import { operatorSettingsFromEnv } from '../../functions/shared/config.ts';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
+import type { Route } from '../../stage/routes.ts';
+import { startCognito, type LocalCognito, type TokenKind } from '../cognito/user-pool.ts';
 import {
   JAVA_REQUIRED,
   holdsOldLayout,
@@ -16,23 +16,23 @@ import {
   oldLayoutMessage,
   startDynamoDbLocal,
   type DynamoDbLocal,
-} from '../dynamodb/dynamodb-local';
-import { startGateway, type Gateway, type HandlerLoader } from '../gateway/gateway';
-import { LOCAL_REGION } from '../gateway/api-event';
-import { auditedHandlers } from '../gateway/lambda';
-import { EMULATOR_REQUEST_TIMEOUT_MS, choosePort } from '../net';
-import { DEFAULT_BUCKET_NAME, startS3, type LocalS3 } from '../s3/s3-server';
-import { S3RVER_CREDENTIALS } from '../s3/s3-client';
-import { withoutEmpty } from './start-settings';
+} from '../dynamodb/dynamodb-local.ts';
+import { startGateway, type Gateway, type HandlerLoader } from '../gateway/gateway.ts';
+import { LOCAL_REGION } from '../gateway/api-event.ts';
+import { auditedHandlers } from '../gateway/lambda.ts';
+import { EMULATOR_REQUEST_TIMEOUT_MS, choosePort } from '../net.ts';
+import { DEFAULT_BUCKET_NAME, startS3, type LocalS3 } from '../s3/s3-server.ts';
+import { S3RVER_CREDENTIALS } from '../s3/s3-client.ts';
+import { withoutEmpty } from './start-settings.ts';
 import {
   assertNotRunning,
   localAuditDir,
   removeOwnLocalState,
   writeLocalState,
   type LocalState,
-} from './state';
-import { FUNCTION_ENV } from '../../core/function-env';
-import { DEFAULT_TIME_ZONE } from '../../core/settings';
+} from './state.ts';
+import { FUNCTION_ENV } from '../../core/function-env.ts';
+import { DEFAULT_TIME_ZONE } from '../../core/settings.ts';
 
 export const DEFAULT_TABLE_NAME = 'currency-exchange';
 export const DEMO_DATA_FILE = join(PROJECT_ROOT, 'local', 'demo-data.jsonl');
@@ -149,8 +149,8 @@ async function seedOnFirstStart(
     return undefined;
   const file = options.seedFile ?? DEMO_DATA_FILE;
   const [{ importFile }, { createDocumentClient }] = await Promise.all([
-    import('../../import/importer'),
-    import('../../functions/shared/document-client'),
+    import('../../import/importer.ts'),
+    import('../../functions/shared/document-client.ts'),
   ]);
   const client = createDocumentClient({
     region: 'us-east-1',

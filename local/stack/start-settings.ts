@@ -6,9 +6,9 @@
  */
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { operatorSettingsFromEnv } from '../../functions/shared/config';
-import { assertPortFree } from '../net';
-import { localDataDir } from './state';
+import { operatorSettingsFromEnv } from '../../functions/shared/config.ts';
+import { assertPortFree } from '../net.ts';
+import { localDataDir } from './state.ts';
 
 /** The ports `npm start` listens on or gives the emulators, by variable, with their defaults. */
 export const PORT_VARIABLES = {

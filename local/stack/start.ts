@@ -2,13 +2,13 @@
  * `npm start`: the whole stack on this machine, data under .local/, the API on
  * http://127.0.0.1:${PORT:-3000}. Ctrl-C (or SIGTERM) stops everything.
  */
-import { plural } from '../../core/plural';
+import { plural } from '../../core/plural.ts';
 import { execFileSync } from 'node:child_process';
 import { relative } from 'node:path';
-import { CUSTOMER_READERS_GROUP } from '../../core/groups';
-import type { LocalStack } from './stack';
-import { checkStartSettings, StartSettingError, type StartSettings } from './start-settings';
-import { removeOwnRunningPointer, writeRunningPointer } from './state';
+import { CUSTOMER_READERS_GROUP } from '../../core/groups.ts';
+import type { LocalStack } from './stack.ts';
+import { checkStartSettings, StartSettingError, type StartSettings } from './start-settings.ts';
+import { removeOwnRunningPointer, writeRunningPointer } from './state.ts';
 
 // Every setting passed on is checked before anything starts (a bad one: one line, exit 2).
 let settings: StartSettings;
@@ -22,10 +22,10 @@ try {
 // Loaded only once the settings hold: a refusal comes before the emulators' modules load.
 const [{ startLocalStack }, { DEMO_PASSWORD, DEMO_USERS }, { DOCS_PATH }, { STAFF_APP_PATH }] =
   await Promise.all([
-    import('./stack'),
-    import('../cognito/user-pool'),
-    import('../gateway/docs-page'),
-    import('../../staff-app/files'),
+    import('./stack.ts'),
+    import('../cognito/user-pool.ts'),
+    import('../gateway/docs-page.ts'),
+    import('../../staff-app/files.ts'),
   ]);
 const { dataDir } = settings;
 const shownDir = relative(process.cwd(), dataDir).startsWith('..')
@@ -61,7 +61,7 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGHUP', () => void shutdown('SIGHUP'));
 
 /**
- * The processes that launched us: tsx, and under `npm start` also `sh` and `npm`. npm does not
+ * The processes that launched us: under `npm start`, `sh` and `npm`. npm does not
  * pass a SIGTERM on to the script, so when any of them goes away we stop too, rather than leave
  * the stack (and its Java process) running with nobody to stop it.
  */
@@ -81,7 +81,7 @@ function launchers(): number[] {
   } catch {
     // no ps (Windows): the direct parent only
   }
-  return [process.ppid]; // not under npm: tsx only
+  return [process.ppid]; // not under npm: the direct parent only
 }
 const originalParent = process.ppid;
 const watched = launchers();
@@ -128,7 +128,7 @@ try {
   console.error(`(other terminals need LOCAL_DATA_DIR set: ${(error as Error).message})`);
 }
 
-// Since this process started (tsx's compile included; npm adds about half a second before it).
+// Since this process started (npm adds about half a second before it).
 const seconds = process.uptime().toFixed(1);
 const api = stack.apiUrl;
 const env = process.env.LOCAL_DATA_DIR ? `LOCAL_DATA_DIR=${process.env.LOCAL_DATA_DIR} ` : '';

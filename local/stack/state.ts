@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PROJECT_ROOT } from '../../core/project-root';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
 
 export const STATE_FILE = 'state.json';
 /** The local stack's audit trail (SPEC 8): a directory of day files (local/tools/audit-log.ts). */
@@ -50,12 +50,11 @@ export interface LocalState {
 
 /** No state file: the local stack is not running (or never started). */
 export class LocalStackNotRunning extends Error {
-  constructor(
-    file: string,
-    /** Which LOCAL_DATA_DIR to set for the stacks running elsewhere; '' when none runs. */
-    readonly hint: string,
-  ) {
+  /** Which LOCAL_DATA_DIR to set for the stacks running elsewhere; '' when none runs. */
+  readonly hint: string;
+  constructor(file: string, hint: string) {
     super(`the local stack is not running (no ${file}): start it with \`npm start\`${hint}`);
+    this.hint = hint;
   }
 }
 

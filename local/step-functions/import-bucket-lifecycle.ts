@@ -9,9 +9,9 @@
  *   at each local import.
  */
 import { DeleteObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { IMPORT_RETENTION } from '../../core/retention';
-import { DAY_MS } from '../../core/times';
-import { PREFIX, keysUnder, workFolder } from '../../import/steps/work-folder';
+import { IMPORT_RETENTION } from '../../core/retention.ts';
+import { DAY_MS } from '../../core/times.ts';
+import { PREFIX, keysUnder, workFolder } from '../../import/steps/work-folder.ts';
 
 /**
  * One at a time: the local S3 removes an object's emptied folders as it deletes it, and two

@@ -16,19 +16,24 @@
  * at that same limit, so that a step the interpreter has cut writes nothing more. As in a stage,
  * once a part has failed no other part starts.
  */
-import { createHandler as checkPartHandler } from '../../functions/import-check-part';
-import { createHandler as planHandler } from '../../functions/import-plan';
-import { createHandler as reportHandler } from '../../functions/import-report';
-import { createHandler as verifyHandler } from '../../functions/import-verify';
-import { createHandler as writePartHandler } from '../../functions/import-write-part';
-import { positiveFromEnv } from '../../functions/shared/import-deps';
-import type { ImportAuditSink } from '../../import/audit';
-import { createDocumentClient } from '../../functions/shared/document-client';
-import { WRITE_CONCURRENCY, writeSlots } from '../../import/importer';
-import { incomingKey, putIntoDrop, type Progress } from '../../import/drop';
-import { expireImportObjects, removeWorkFiles } from './import-bucket-lifecycle';
-import type { Part } from '../../import/parts';
-import { importIdOf, readJson, reportKey, type PartCounts } from '../../import/steps/work-folder';
+import { createHandler as checkPartHandler } from '../../functions/import-check-part.ts';
+import { createHandler as planHandler } from '../../functions/import-plan.ts';
+import { createHandler as reportHandler } from '../../functions/import-report.ts';
+import { createHandler as verifyHandler } from '../../functions/import-verify.ts';
+import { createHandler as writePartHandler } from '../../functions/import-write-part.ts';
+import { positiveFromEnv } from '../../functions/shared/import-deps.ts';
+import type { ImportAuditSink } from '../../import/audit.ts';
+import { createDocumentClient } from '../../functions/shared/document-client.ts';
+import { WRITE_CONCURRENCY, writeSlots } from '../../import/importer.ts';
+import { incomingKey, putIntoDrop, type Progress } from '../../import/drop.ts';
+import { expireImportObjects, removeWorkFiles } from './import-bucket-lifecycle.ts';
+import type { Part } from '../../import/parts.ts';
+import {
+  importIdOf,
+  readJson,
+  reportKey,
+  type PartCounts,
+} from '../../import/steps/work-folder.ts';
 import {
   IMPORT_STEPS,
   type ExecutionInput,
@@ -36,15 +41,15 @@ import {
   ImportStopped,
   type StepContext,
   type StepDeps,
-} from '../../import/steps/step';
-import { type PlanResult } from '../../import/steps/plan';
-import { importWorkflowDefinition } from '../../stage/import-workflow';
-import { IMPORT_CONCURRENCY } from '../../stage/settings';
-import { loadStepFunctions } from '../../functions/sdk/local-step-functions';
-import { appendAuditEvents } from '../tools/audit-log';
-import { EMULATOR_REQUEST_TIMEOUT_MS } from '../net';
-import { s3Client } from '../s3/s3-client';
-import { FUNCTION_ENV } from '../../core/function-env';
+} from '../../import/steps/step.ts';
+import { type PlanResult } from '../../import/steps/plan.ts';
+import { importWorkflowDefinition } from '../../stage/import-workflow.ts';
+import { IMPORT_CONCURRENCY } from '../../stage/settings.ts';
+import { loadStepFunctions } from '../../functions/sdk/local-step-functions.ts';
+import { appendAuditEvents } from '../tools/audit-log.ts';
+import { EMULATOR_REQUEST_TIMEOUT_MS } from '../net.ts';
+import { s3Client } from '../s3/s3-client.ts';
+import { FUNCTION_ENV } from '../../core/function-env.ts';
 
 /** Local stand-ins for the stage's ARNs: the runner maps each Task to a handler by them. */
 const REGION = 'us-east-1';

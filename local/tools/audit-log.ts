@@ -18,11 +18,11 @@ import {
   statSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { AuditEvent } from '../../functions/shared/audit';
-import { isImportAuditEvent, type ImportAuditEvent } from '../../import/audit';
-import { parseCanonicalId } from '../../core/ids';
-import { AUDIT_RETENTION_DAYS } from '../../core/retention';
-import { DAY_MS } from '../../core/times';
+import type { AuditEvent } from '../../functions/shared/audit.ts';
+import { isImportAuditEvent, type ImportAuditEvent } from '../../import/audit.ts';
+import { parseCanonicalId } from '../../core/ids.ts';
+import { AUDIT_RETENTION_DAYS } from '../../core/retention.ts';
+import { DAY_MS } from '../../core/times.ts';
 
 export type AuditQuery =
   | { by: 'customer' | 'transaction'; id: string }

@@ -4,11 +4,11 @@
  * (test/integration/import-crash.test.ts) and the bench's comparison with the drop. Users import
  * through the drop (`npm run import`); this is the same validation and writing code its steps run.
  */
-import { createDocumentClient } from '../../functions/shared/document-client';
-import { plural } from '../../core/plural';
-import { importFile } from '../../import/importer';
-import { EMULATOR_REQUEST_TIMEOUT_MS } from '../net';
-import { FUNCTION_ENV } from '../../core/function-env';
+import { createDocumentClient } from '../../functions/shared/document-client.ts';
+import { plural } from '../../core/plural.ts';
+import { importFile } from '../../import/importer.ts';
+import { EMULATOR_REQUEST_TIMEOUT_MS } from '../net.ts';
+import { FUNCTION_ENV } from '../../core/function-env.ts';
 
 const client = createDocumentClient({
   region: 'us-east-1',

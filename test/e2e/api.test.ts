@@ -11,8 +11,8 @@
  * capture are in test/support/e2e-stack.ts.
  */
 import fc from 'fast-check';
-import { OPENAPI_PATH } from '../../local/gateway/gateway';
-import { loadOpenApi, observe } from '../support/contract';
+import { OPENAPI_PATH } from '../../local/gateway/gateway.ts';
+import { loadOpenApi, observe } from '../support/contract.ts';
 import {
   api,
   bearer,
@@ -32,7 +32,7 @@ import {
   stack,
   tokens,
   useApiStack,
-} from '../support/e2e-stack';
+} from '../support/e2e-stack.ts';
 
 useApiStack();
 

@@ -10,10 +10,14 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { DOCS_PATH } from '../../local/gateway/docs-page';
-import { PROJECT_ROOT } from '../../core/project-root';
-import { startLocalStack, type LocalStack } from '../../local/stack/stack';
-import { BROWSER_TEST_TIMEOUT_MS, CHROMIUM_ARGS, describeWithChromium } from '../support/chromium';
+import { DOCS_PATH } from '../../local/gateway/docs-page.ts';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
+import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
+import {
+  BROWSER_TEST_TIMEOUT_MS,
+  CHROMIUM_ARGS,
+  describeWithChromium,
+} from '../support/chromium.ts';
 
 const SCREENSHOT = join(PROJECT_ROOT, 'test', '.artifacts', 'docs.png');
 

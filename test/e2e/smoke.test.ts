@@ -3,7 +3,7 @@
  * where every promise must hold, and against a second gateway in front of the same handlers made
  * to break one promise, where the smoke must fail naming it. Never a token in the output.
  */
-import { MANY_READS } from '../support/budgets';
+import { MANY_READS } from '../support/budgets.ts';
 import { jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -14,12 +14,12 @@ import {
   AdminAddUserToGroupCommand,
   AdminGetUserCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { CUSTOMER_READERS_GROUP } from '../../core/groups';
-import { DEMO_PASSWORD, cognitoClient, createUser } from '../../local/cognito/user-pool';
-import { PROJECT_ROOT } from '../../core/project-root';
-import { importHandler, startGateway, type Gateway } from '../../local/gateway/gateway';
-import { startLocalStack, type LocalStack } from '../../local/stack/stack';
-import { BrokenPromise, runSmoke } from '../../smoke/checks';
+import { CUSTOMER_READERS_GROUP } from '../../core/groups.ts';
+import { DEMO_PASSWORD, cognitoClient, createUser } from '../../local/cognito/user-pool.ts';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
+import { importHandler, startGateway, type Gateway } from '../../local/gateway/gateway.ts';
+import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
+import { BrokenPromise, runSmoke } from '../../smoke/checks.ts';
 
 const run = promisify(execFile);
 

@@ -17,13 +17,17 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { decodeQR } from '@paulmillr/qr/decode.js';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { PROJECT_ROOT } from '../../core/project-root';
-import { cognitoClient, DEMO_PASSWORD } from '../../local/cognito/user-pool';
-import { startLocalStack, type LocalStack } from '../../local/stack/stack';
-import { totpCode } from '../../sign-in/totp';
-import { STAFF_APP_PATH } from '../../staff-app/files';
-import { securityHeaders } from '../../staff-app/security-headers';
-import { BROWSER_TEST_TIMEOUT_MS, CHROMIUM_ARGS, describeWithChromium } from '../support/chromium';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
+import { cognitoClient, DEMO_PASSWORD } from '../../local/cognito/user-pool.ts';
+import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
+import { totpCode } from '../../sign-in/totp.ts';
+import { STAFF_APP_PATH } from '../../staff-app/files.ts';
+import { securityHeaders } from '../../staff-app/security-headers.ts';
+import {
+  BROWSER_TEST_TIMEOUT_MS,
+  CHROMIUM_ARGS,
+  describeWithChromium,
+} from '../support/chromium.ts';
 
 /** What the checks read of the page's elements (the tests' TypeScript has no DOM types). */
 interface ImageElement {

@@ -10,10 +10,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { STACK_NAME } from '../../lib/app';
-import { routes } from '../../stage/routes';
-import { PROJECT_ROOT } from '../../core/project-root';
-import { DISPOSABLE_DEV_CONTEXT } from './synth';
+import { STACK_NAME } from '../../lib/app.ts';
+import { routes } from '../../stage/routes.ts';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
+import { DISPOSABLE_DEV_CONTEXT } from './synth.ts';
 
 function run(
   command: string,

@@ -14,14 +14,14 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appFromCommandLine } from '../../lib/app';
+import { appFromCommandLine } from '../../lib/app.ts';
 import {
   DEPLOYED_SETTINGS_OUTPUT,
   checkTimeZoneChange,
   readDeployedSettings,
-} from '../../stage/deployed-settings';
-import { SettingsError } from '../../stage/settings';
-import { CDK_JSON_CONTEXT, resourcesOf, type CfnTemplate } from './synth';
+} from '../../stage/deployed-settings.ts';
+import { SettingsError } from '../../stage/settings.ts';
+import { CDK_JSON_CONTEXT, resourcesOf, type CfnTemplate } from './synth.ts';
 
 /** A caller with credentials and a region, as `cdk deploy` runs the app. */
 const SIGNED_IN = {

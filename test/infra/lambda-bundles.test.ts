@@ -12,5 +12,5 @@
  *   `npm run stack-trace` maps that failure's stack to the source line that threw;
  * - every error class, made to happen in the bundle, carries its real name (errorName in logs).
  */
-import './bundles/contents';
-import './bundles/errors';
+import './bundles/contents.ts';
+import './bundles/errors.ts';

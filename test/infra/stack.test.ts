@@ -3,21 +3,21 @@
  * stage variant is synthesized once per run (./synth.ts) and every check reads it, instead of
  * each file loading aws-cdk-lib and synthesizing again.
  */
-import './checks/up-front';
-import './checks/api';
-import './checks/audit';
-import './checks/cfn-lint';
-import './checks/data';
-import './checks/deploy-rules';
-import './checks/docs-figures';
-import './checks/functions';
-import './checks/identity';
-import './checks/import-drop';
-import './checks/nag';
-import './checks/operations';
-import './checks/alarms';
-import './checks/settings';
-import './checks/staff-app';
-import { removeSyntheses } from './synth';
+import './checks/up-front.ts';
+import './checks/api.ts';
+import './checks/audit.ts';
+import './checks/cfn-lint.ts';
+import './checks/data.ts';
+import './checks/deploy-rules.ts';
+import './checks/docs-figures.ts';
+import './checks/functions.ts';
+import './checks/identity.ts';
+import './checks/import-drop.ts';
+import './checks/nag.ts';
+import './checks/operations.ts';
+import './checks/alarms.ts';
+import './checks/settings.ts';
+import './checks/staff-app.ts';
+import { removeSyntheses } from './synth.ts';
 
 afterAll(removeSyntheses);

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import type { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
-import { createApp } from '../../lib/app';
-import { PROJECT_ROOT } from '../../core/project-root';
-import type { ReadApiStack } from '../../lib/stack';
+import { createApp } from '../../lib/app.ts';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
+import type { ReadApiStack } from '../../lib/stack.ts';
 
 /** The context `cdk synth` passes from cdk.json: feature flags and default settings. */
 export const CDK_JSON_CONTEXT = (

@@ -14,15 +14,15 @@ import {
   LEGACY_COUNTER_PREFIX,
   NOT_BEFORE,
   accessStateKey,
-} from '../../core/access-state';
-import { windowStart } from '../../core/read-budgets';
-import type { ApiHandler } from '../../functions/shared/http';
-import { line, transaction, customer } from '../fixtures';
-import { startTestTable } from '../support/dynamodb';
-import { apiEvent, testClaims } from '../support/events';
-import { buildLambdaContext } from '../../local/gateway/api-event';
-import { testHandlers } from '../support/handlers';
-import { sporadicYear } from '../support/sporadic-reads';
+} from '../../core/access-state.ts';
+import { windowStart } from '../../core/read-budgets.ts';
+import type { ApiHandler } from '../../functions/shared/http.ts';
+import { line, transaction, customer } from '../fixtures.ts';
+import { startTestTable } from '../support/dynamodb.ts';
+import { apiEvent, testClaims } from '../support/events.ts';
+import { buildLambdaContext } from '../../local/gateway/api-event.ts';
+import { testHandlers } from '../support/handlers.ts';
+import { sporadicYear } from '../support/sporadic-reads.ts';
 
 const WINDOW = 300;
 const BUDGETS = {

@@ -4,14 +4,19 @@
  * exactly one audit event per request, whatever its outcome.
  */
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { COUNTER_SLOTS, NOT_BEFORE, accessStateKey, groupNotBefore } from '../../core/access-state';
-import { CUSTOMER_READERS_GROUP } from '../../core/groups';
-import type { AuditEvent } from '../../functions/shared/audit';
-import type { ApiHandler } from '../../functions/shared/http';
-import { customer, line, transaction } from '../fixtures';
-import { startTestTable } from '../support/dynamodb';
-import { apiEvent, lambdaContext, testClaims } from '../support/events';
-import { testHandlers } from '../support/handlers';
+import {
+  COUNTER_SLOTS,
+  NOT_BEFORE,
+  accessStateKey,
+  groupNotBefore,
+} from '../../core/access-state.ts';
+import { CUSTOMER_READERS_GROUP } from '../../core/groups.ts';
+import type { AuditEvent } from '../../functions/shared/audit.ts';
+import type { ApiHandler } from '../../functions/shared/http.ts';
+import { customer, line, transaction } from '../fixtures.ts';
+import { startTestTable } from '../support/dynamodb.ts';
+import { apiEvent, lambdaContext, testClaims } from '../support/events.ts';
+import { testHandlers } from '../support/handlers.ts';
 
 const WINDOW = 60;
 const BUDGETS = {

@@ -6,14 +6,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../core/project-root';
-import { line, transaction } from '../fixtures';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
+import { line, transaction } from '../fixtures.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cli-errors-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function run(script: string, args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], {
+  const r = spawnSync(process.execPath, [script, ...args], {
     cwd: PROJECT_ROOT,
     env: { PATH: process.env.PATH, LOCAL_DATA_DIR: dir, ...env },
     encoding: 'utf8',

@@ -3,8 +3,8 @@
  * between two imports, while records are re-imported both ways and deleted, nor when two imports
  * of the same records race (one wins whole), nor when an importer's clock is behind.
  */
-import { startTestTable } from '../support/dynamodb';
-import { startReaders, type Entity } from '../support/readers';
+import { startTestTable } from '../support/dynamodb.ts';
+import { startReaders, type Entity } from '../support/readers.ts';
 import {
   customerLine,
   range,
@@ -14,7 +14,7 @@ import {
   versionLines,
   versionOf,
   type Version,
-} from '../support/versions';
+} from '../support/versions.ts';
 
 let table: Awaited<ReturnType<typeof startTestTable>>;
 let readers: Awaited<ReturnType<typeof startReaders>>;

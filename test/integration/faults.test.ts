@@ -12,18 +12,18 @@ import {
   UpdateItemCommand,
   type GetItemCommandOutput,
 } from '@aws-sdk/client-dynamodb';
-import type { AuditEvent } from '../../functions/shared/audit';
+import type { AuditEvent } from '../../functions/shared/audit.ts';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { ApiHandler } from '../../functions/shared/http';
-import { TRANSACTION } from '../../core/entities';
-import { itemOf, keyOf, newVersion } from '../../core/layout';
-import { createTimeCodec } from '../../core/times';
-import { createLineParser } from '../../import/records';
-import { line, transaction } from '../fixtures';
-import { startFaultProxy, type FaultMode, type FaultProxy } from '../support/fault-proxy';
-import { startTestTable, TEST_CREDENTIALS } from '../support/dynamodb';
-import { testHandlers } from '../support/handlers';
-import { apiEvent, lambdaContext } from '../support/events';
+import type { ApiHandler } from '../../functions/shared/http.ts';
+import { TRANSACTION } from '../../core/entities.ts';
+import { itemOf, keyOf, newVersion } from '../../core/layout.ts';
+import { createTimeCodec } from '../../core/times.ts';
+import { createLineParser } from '../../import/records.ts';
+import { line, transaction } from '../fixtures.ts';
+import { startFaultProxy, type FaultMode, type FaultProxy } from '../support/fault-proxy.ts';
+import { startTestTable, TEST_CREDENTIALS } from '../support/dynamodb.ts';
+import { testHandlers } from '../support/handlers.ts';
+import { apiEvent, lambdaContext } from '../support/events.ts';
 
 /** The deployed function timeout (lib/api-function.ts); every answer must come well before it. */
 const FUNCTION_TIMEOUT_MS = 10_000;

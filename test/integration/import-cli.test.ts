@@ -7,9 +7,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { PROJECT_ROOT } from '../../core/project-root';
-import { customer, line, transaction } from '../fixtures';
-import { startTestDrop } from '../support/drop';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
+import { customer, line, transaction } from '../fixtures.ts';
+import { startTestDrop } from '../support/drop.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'import-cli-'));
 let drop: Awaited<ReturnType<typeof startTestDrop>>;
@@ -36,7 +36,7 @@ afterAll(async () => {
 
 /** The command in a child process; asynchronous, as the local S3 runs in this one. */
 function run(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/import.ts', ...args], {
+  const child = spawn(process.execPath, ['bin/import.ts', ...args], {
     cwd: PROJECT_ROOT,
     env: { PATH: process.env.PATH, LOCAL_DATA_DIR: dir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,10 +11,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { importFile } from '../../import/importer';
-import { PROJECT_ROOT } from '../../core/project-root';
-import { startTestTable } from '../support/dynamodb';
-import { startReaders, type Entity } from '../support/readers';
+import { importFile } from '../../import/importer.ts';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
+import { startTestTable } from '../support/dynamodb.ts';
+import { startReaders, type Entity } from '../support/readers.ts';
 import {
   range,
   strayItems,
@@ -22,7 +22,7 @@ import {
   versionLines,
   versionOf,
   type Version,
-} from '../support/versions';
+} from '../support/versions.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'import-crash-'));
 let table: Awaited<ReturnType<typeof startTestTable>>;
@@ -52,7 +52,7 @@ function file(v: Version): string {
 
 /** The direct import against the test table; killed `killAfterMs` after writing starts. */
 function runImport(path: string, killAfterMs?: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'local/tools/direct-import.ts', path], {
+  const child = spawn(process.execPath, ['local/tools/direct-import.ts', path], {
     cwd: PROJECT_ROOT,
     env: {
       PATH: process.env.PATH,

@@ -7,14 +7,14 @@
  */
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { MiddlewareStack } from '@smithy/types';
-import { incomingKey, putIntoDrop } from '../../import/drop';
-import { WRITE_STOP_MARGIN_MS } from '../../import/steps/write-part';
-import { type ExecutionInput } from '../../import/steps/step';
-import { writeSlots } from '../../import/importer';
-import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner';
-import { line, transaction } from '../fixtures';
-import { startTestDrop } from '../support/drop';
-import { startReaders } from '../support/readers';
+import { incomingKey, putIntoDrop } from '../../import/drop.ts';
+import { WRITE_STOP_MARGIN_MS } from '../../import/steps/write-part.ts';
+import { type ExecutionInput } from '../../import/steps/step.ts';
+import { writeSlots } from '../../import/importer.ts';
+import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner.ts';
+import { line, transaction } from '../fixtures.ts';
+import { startTestDrop } from '../support/drop.ts';
+import { startReaders } from '../support/readers.ts';
 
 let drop: Awaited<ReturnType<typeof startTestDrop>>;
 let readers: Awaited<ReturnType<typeof startReaders>>;

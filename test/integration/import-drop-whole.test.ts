@@ -8,10 +8,10 @@
  */
 import { setTimeout } from 'node:timers/promises';
 import type { MiddlewareStack } from '@smithy/types';
-import { incomingKey, putIntoDrop } from '../../import/drop';
-import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner';
-import { startTestDrop } from '../support/drop';
-import { startReaders, type Entity } from '../support/readers';
+import { incomingKey, putIntoDrop } from '../../import/drop.ts';
+import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner.ts';
+import { startTestDrop } from '../support/drop.ts';
+import { startReaders, type Entity } from '../support/readers.ts';
 import {
   range,
   strayItems,
@@ -19,7 +19,7 @@ import {
   versionLines,
   versionOf,
   type Version,
-} from '../support/versions';
+} from '../support/versions.ts';
 
 let drop: Awaited<ReturnType<typeof startTestDrop>>;
 let readers: Awaited<ReturnType<typeof startReaders>>;

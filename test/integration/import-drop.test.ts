@@ -1,3 +1,3 @@
 /** SPEC 9 locally through the drop, one drop for both halves (./import-drop/), reports first: the audit check reads what they wrote. */
-import './import-drop/reports';
-import './import-drop/workflow';
+import './import-drop/reports.ts';
+import './import-drop/workflow.ts';

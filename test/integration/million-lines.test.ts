@@ -10,11 +10,11 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { PROJECT_ROOT } from '../../core/project-root';
-import { freePort } from '../../local/net';
-import { startS3 } from '../../local/s3/s3-server';
-import { customer, line, sparseCustomer } from '../fixtures';
-import { startTestTable } from '../support/dynamodb';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
+import { freePort } from '../../local/net.ts';
+import { startS3 } from '../../local/s3/s3-server.ts';
+import { customer, line, sparseCustomer } from '../fixtures.ts';
+import { startTestTable } from '../support/dynamodb.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'million-'));
 let table: Awaited<ReturnType<typeof startTestTable>>;
@@ -71,7 +71,7 @@ test('10^6 lines, only the last one bad: nothing written, `line 1000000: ...`', 
       displayTimeZone: 'UTC',
     }),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/import.ts', path], {
+  const child = spawn(process.execPath, ['bin/import.ts', path], {
     cwd: PROJECT_ROOT,
     env: { PATH: process.env.PATH, LOCAL_DATA_DIR: dir },
   });

@@ -8,10 +8,10 @@ import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
-import { OPENAPI_FILE } from '../../local/gateway/gateway';
-import { LOCALHOST } from '../../local/net';
-import { createContract, loadOpenApi } from '../support/contract';
-import { responseViolations, startPrism, type Prism } from '../support/prism';
+import { OPENAPI_FILE } from '../../local/gateway/gateway.ts';
+import { LOCALHOST } from '../../local/net.ts';
+import { createContract, loadOpenApi } from '../support/contract.ts';
+import { responseViolations, startPrism, type Prism } from '../support/prism.ts';
 
 const require = createRequire(import.meta.url);
 const document = loadOpenApi();

@@ -3,11 +3,11 @@
  * GET in the same zone, UTC in the table) and SIGNATURE_URL_TTL_SECONDS for file URLs (SPEC 3.4).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { ApiHandler } from '../../functions/shared/http';
-import { customer, line, transaction } from '../fixtures';
-import { startTestTable } from '../support/dynamodb';
-import { testHandlers } from '../support/handlers';
-import { apiEvent, lambdaContext } from '../support/events';
+import type { ApiHandler } from '../../functions/shared/http.ts';
+import { customer, line, transaction } from '../fixtures.ts';
+import { startTestTable } from '../support/dynamodb.ts';
+import { testHandlers } from '../support/handlers.ts';
+import { apiEvent, lambdaContext } from '../support/events.ts';
 
 const ZONE = 'Asia/Manila';
 let table: Awaited<ReturnType<typeof startTestTable>>;

@@ -1,3 +1,3 @@
 /** The store against DynamoDB Local, one table for both halves (./store/): imports and reads, corrupt records. */
-import './store/import';
-import './store/corrupt';
+import './store/import.ts';
+import './store/corrupt.ts';

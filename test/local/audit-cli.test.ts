@@ -15,14 +15,14 @@ import {
   AdminGetUserCommand,
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { PROJECT_ROOT } from '../../core/project-root';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
 import {
   cognitoClient,
   createUser,
   startCognito,
   type LocalCognito,
-} from '../../local/cognito/user-pool';
-import { AUDIT_DIR, LEGACY_AUDIT_FILE, STATE_FILE } from '../../local/stack/state';
+} from '../../local/cognito/user-pool.ts';
+import { AUDIT_DIR, LEGACY_AUDIT_FILE, STATE_FILE } from '../../local/stack/state.ts';
 
 const run = promisify(execFile);
 const EMAIL = 'audit-reader@example.com';
@@ -116,15 +116,14 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** `node --import tsx bin/audit.ts <args>`, stdout a pipe, as in a script. */
+/** `node bin/audit.ts <args>`, stdout a pipe, as in a script. */
 async function audit(args: string[], dataDir = running) {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, LOCAL_DATA_DIR: dataDir };
   try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--import', 'tsx', 'bin/audit.ts', ...args],
-      { cwd: PROJECT_ROOT, env },
-    );
+    const { stdout, stderr } = await run(process.execPath, ['bin/audit.ts', ...args], {
+      cwd: PROJECT_ROOT,
+      env,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -175,7 +174,7 @@ test('--table: one row per event under headings, with who, what and the outcome'
 test('on a terminal the table is the default', async () => {
   // script(1) gives the command a pseudo-terminal for its stdout.
   const env = { PATH: process.env.PATH, LOCAL_DATA_DIR: running };
-  const command = `"${process.execPath}" --import tsx bin/audit.ts customer 1`;
+  const command = `"${process.execPath}" bin/audit.ts customer 1`;
   const { stdout } = await run('script', ['-qec', command, '/dev/null'], {
     cwd: PROJECT_ROOT,
     env,

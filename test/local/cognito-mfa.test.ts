@@ -31,9 +31,9 @@ import {
   cognitoClient,
   startCognito,
   type LocalCognito,
-} from '../../local/cognito/user-pool';
-import { AUTH_SESSION_MS } from '../../local/cognito/mfa';
-import { totpCode } from '../../sign-in/totp';
+} from '../../local/cognito/user-pool.ts';
+import { AUTH_SESSION_MS } from '../../local/cognito/mfa.ts';
+import { totpCode } from '../../sign-in/totp.ts';
 
 const TELLER = 'teller@example.com';
 const NEW_PASSWORD = 'First-Sign-in-Passw0rd!';

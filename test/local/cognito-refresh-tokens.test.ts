@@ -18,8 +18,8 @@ import {
   signInTokens,
   startCognito,
   type LocalCognito,
-} from '../../local/cognito/user-pool';
-import { MAX_REFRESH_TOKENS_PER_USER } from '../../local/cognito/refresh-tokens';
+} from '../../local/cognito/user-pool.ts';
+import { MAX_REFRESH_TOKENS_PER_USER } from '../../local/cognito/refresh-tokens.ts';
 
 const EMAIL = 'refresh-bound@example.com';
 const SIGN_INS = 60;

@@ -13,13 +13,13 @@ import {
   AdminRemoveUserFromGroupCommand,
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { CUSTOMER_READERS_GROUP } from '../../core/groups';
+import { CUSTOMER_READERS_GROUP } from '../../core/groups.ts';
 import {
   cognitoClient,
   createUser,
   startCognito,
   type LocalCognito,
-} from '../../local/cognito/user-pool';
+} from '../../local/cognito/user-pool.ts';
 
 let dataDir: string;
 let cognito: LocalCognito | undefined;

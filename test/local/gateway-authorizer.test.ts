@@ -9,7 +9,7 @@ import {
   CreateUserPoolClientCommand,
   CreateUserPoolCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { cognitoClient, signIn } from '../../local/cognito/user-pool';
+import { cognitoClient, signIn } from '../../local/cognito/user-pool.ts';
 import {
   b64url,
   craft,
@@ -17,8 +17,8 @@ import {
   otherRsaKey,
   unsigned,
   withEditedPayload,
-} from '../support/jwt';
-import { accessClaims, calls, cognito, get, useGateway } from '../support/gateway';
+} from '../support/jwt.ts';
+import { accessClaims, calls, cognito, get, useGateway } from '../support/gateway.ts';
 
 let otherPoolToken: string;
 let otherClientToken: string;
@@ -69,7 +69,7 @@ beforeAll(async () => {
       client: admin,
       clientId: otherClient.UserPoolClient!.ClientId!,
       username: 'compliance@example.com',
-      password: (await import('../../local/cognito/user-pool')).DEMO_PASSWORD,
+      password: (await import('../../local/cognito/user-pool.ts')).DEMO_PASSWORD,
       totpSecret: cognito.demoTotpSecrets['compliance@example.com'],
     });
   } finally {

@@ -3,9 +3,9 @@
  * a real cognito-local and a fake route table (so that only the gateway is under test). What the
  * JWT authorizer refuses: gateway-authorizer.test.ts.
  */
-import { claimToString } from '../../local/gateway/api-event';
-import { routes as deployedRoutes } from '../../stage/routes';
-import { loadOpenApi } from '../support/contract';
+import { claimToString } from '../../local/gateway/api-event.ts';
+import { routes as deployedRoutes } from '../../stage/routes.ts';
+import { loadOpenApi } from '../support/contract.ts';
 import {
   calls,
   cognito,
@@ -15,7 +15,7 @@ import {
   requestLog,
   routes,
   useGateway,
-} from '../support/gateway';
+} from '../support/gateway.ts';
 
 useGateway();
 

@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
-import { choosePort } from '../../local/net';
-import { DEFAULT_TABLE_NAME, startLocalStack } from '../../local/stack/stack';
+import { startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local.ts';
+import { choosePort } from '../../local/net.ts';
+import { DEFAULT_TABLE_NAME, startLocalStack } from '../../local/stack/stack.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'old-layout-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmdirSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PROJECT_ROOT } from '../../core/project-root';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
 import {
   DEFAULT_DATA_DIR,
   LocalStackNotRunning,
@@ -19,7 +19,7 @@ import {
   runningDataDir,
   runningElsewhere,
   writeRunningPointer,
-} from '../../local/stack/state';
+} from '../../local/stack/state.ts';
 
 const run = promisify(execFile);
 const root = mkdtempSync(join(tmpdir(), 'running-stack-'));
@@ -132,11 +132,10 @@ const projectStacksRun =
     writeRunningPointer(data);
     try {
       const env: NodeJS.ProcessEnv = { PATH: process.env.PATH };
-      const result = await run(
-        process.execPath,
-        ['--import', 'tsx', 'bin/token.ts', 'teller@example.com'],
-        { cwd: PROJECT_ROOT, env },
-      ).then(
+      const result = await run(process.execPath, ['bin/token.ts', 'teller@example.com'], {
+        cwd: PROJECT_ROOT,
+        env,
+      }).then(
         () => ({ code: 0, stderr: '' }),
         (error: { code: number; stderr: string }) => error,
       );

@@ -8,8 +8,8 @@ import { S3RequestPresigner, getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import { formatUrl } from '@aws-sdk/util-format-url';
 import { Hash } from '@smithy/hash-node';
 import { HttpRequest } from '@smithy/protocol-http';
-import { DEMO_IMAGE_FILE, startS3, type LocalS3 } from '../../local/s3/s3-server';
-import { s3Client } from '../../local/s3/s3-client';
+import { DEMO_IMAGE_FILE, startS3, type LocalS3 } from '../../local/s3/s3-server.ts';
+import { s3Client } from '../../local/s3/s3-client.ts';
 
 let dataDir: string;
 let s3: LocalS3;

@@ -3,18 +3,18 @@
  * memory): demo data and users, the deployed handlers behind the gateway, the token command, and
  * a stop() that leaves no process behind.
  */
-import { MANY_READS } from '../support/budgets';
+import { MANY_READS } from '../support/budgets.ts';
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PROJECT_ROOT } from '../../core/project-root';
-import { DEMO_IMAGE_FILE } from '../../local/s3/s3-server';
-import { startLocalStack, type LocalStack } from '../../local/stack/stack';
-import { customer, line, transaction } from '../fixtures';
-import type { LocalState } from '../../local/stack/state';
-import { createContract } from '../support/contract';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
+import { DEMO_IMAGE_FILE } from '../../local/s3/s3-server.ts';
+import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
+import { customer, line, transaction } from '../fixtures.ts';
+import type { LocalState } from '../../local/stack/state.ts';
+import { createContract } from '../support/contract.ts';
 
 const run = promisify(execFile);
 

@@ -8,11 +8,11 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../core/project-root';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'start-settings-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-/** Well past tsx's start on a busy machine, well short of a stack's start (Java, Cognito, seed). */
+/** Well past Node.js's start on a busy machine, well short of a stack's start (Java, Cognito, seed). */
 const QUICK_MS = 20_000;
 /** How long the group may take to be gone after its leader exits. */
 const GRACE_MS = 2_000;
@@ -26,10 +26,10 @@ interface Run {
   leftRunning: boolean;
 }
 
-/** `tsx local/stack/start.ts` in its own process group, killed whole if it does not exit quickly. */
+/** `node local/stack/start.ts` in its own process group, killed whole if it does not exit quickly. */
 function start(env: Record<string, string>, dataDir = join(dir, 'data')): Promise<Run> {
   const began = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'local/stack/start.ts'], {
+  const child = spawn(process.execPath, ['local/stack/start.ts'], {
     cwd: PROJECT_ROOT,
     env: {
       PATH: process.env.PATH,
@@ -59,8 +59,9 @@ function start(env: Record<string, string>, dataDir = join(dir, 'data')): Promis
 }
 
 /**
- * Whether a process of the group is still there a moment after its leader exited: tsx's esbuild
- * service ends when its pipe closes, a few milliseconds later, which is not being left running.
+ * Whether a process of the group is still there a moment after its leader exited: a child such
+ * as esbuild's service ends when its pipe closes, a few milliseconds later, which is not being
+ * left running.
  */
 async function groupOutlives(group: number): Promise<boolean> {
   for (let waited = 0; waited <= GRACE_MS; waited += 50) {
@@ -151,7 +152,7 @@ test('an empty variable is as if unset (the stack passes none on)', async () => 
 });
 
 test('startLocalStack itself refuses a setting the functions would refuse, before it starts anything', async () => {
-  const { startLocalStack } = await import('../../local/stack/stack');
+  const { startLocalStack } = await import('../../local/stack/stack.ts');
   const dataDir = join(dir, 'data-stack');
   await expect(
     startLocalStack({ dataDir, env: { READ_BUDGET_WINDOW_SECONDS: '0' }, seedFile: false }),

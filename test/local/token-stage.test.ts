@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { PROJECT_ROOT } from '../../core/project-root';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
 import {
   DEMO_PASSWORD,
   cognitoClient,
@@ -18,9 +18,9 @@ import {
   signInTokens,
   startCognito,
   type LocalCognito,
-} from '../../local/cognito/user-pool';
-import { totpCode } from '../../sign-in/totp';
-import { startFakeControlPlane } from '../support/fake-control-plane';
+} from '../../local/cognito/user-pool.ts';
+import { totpCode } from '../../sign-in/totp.ts';
+import { startFakeControlPlane } from '../support/fake-control-plane.ts';
 
 const ENROLLED = 'enrolled@example.com';
 const NOT_ENROLLED = 'first-time@example.com';
@@ -63,7 +63,7 @@ function token(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/token.ts', ...args], {
+  const child = spawn(process.execPath, ['bin/token.ts', ...args], {
     cwd: PROJECT_ROOT,
     env: {
       PATH: process.env.PATH,

@@ -2,8 +2,8 @@
  * Run only by test/unit/quiet-output.test.ts, in a child jest (outside testMatch): the functions'
  * sinks write as deployed, in a test that passes and in one that fails on purpose.
  */
-import { log } from '../../functions/shared/logger';
-import { stdoutImportAudit } from '../../import/audit';
+import { log } from '../../functions/shared/logger.ts';
+import { stdoutImportAudit } from '../../import/audit.ts';
 
 function writeLogs(marker: string): void {
   log({ level: 'INFO', message: marker, requestId: 'fixture', apiRequestId: undefined });

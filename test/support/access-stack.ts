@@ -18,14 +18,14 @@ import {
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { PROJECT_ROOT } from '../../core/project-root';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
 import {
   cognitoClient,
   createUser,
   DEMO_PASSWORD,
   signInTokens,
-} from '../../local/cognito/user-pool';
-import { startLocalStack, type LocalStack } from '../../local/stack/stack';
+} from '../../local/cognito/user-pool.ts';
+import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
 
 const run = promisify(execFile);
 
@@ -44,7 +44,7 @@ export function useAccessStack(): void {
   // Once per module registry: the halves of a test file share one setup.
   if (used) return;
   used = true;
-  // Each test runs `npm run access` (a tsx process) once or several times: seconds each on a quiet
+  // Each test runs `npm run access` (a Node.js process) once or several times: seconds each on a quiet
   // machine, tens of seconds with two busy loops beside the run.
   jest.setTimeout(120_000);
 
@@ -75,7 +75,7 @@ interface CommandOptions {
   clockSkewMs?: number;
 }
 
-/** `node --import tsx bin/<name>.ts <args>` against this test's stack, as `npm run <name>` runs it. */
+/** `node bin/<name>.ts <args>` against this test's stack, as `npm run <name>` runs it. */
 export async function command(
   name: 'access' | 'audit' | 'token',
   args: readonly string[],
@@ -91,7 +91,7 @@ export async function command(
   try {
     const { stdout, stderr } = await run(
       process.execPath,
-      [...preload, '--import', 'tsx', `bin/${name}.ts`, ...args],
+      [...preload, `bin/${name}.ts`, ...args],
       { cwd: PROJECT_ROOT, env },
     );
     return { code: 0, stdout, stderr };

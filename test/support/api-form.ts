@@ -2,10 +2,10 @@
  * Records in the form the API returns them (file keys presigned) and handler results as
  * observed responses, for the contract-*.test.ts files, which check them against openapi.yaml.
  */
-import { createPresigner, type Presign } from '../../functions/shared/presigner';
-import type { ApiResult } from '../../functions/shared/http';
-import type { ObservedResponse } from './contract';
-import { useTestCredentials } from './credentials';
+import { createPresigner, type Presign } from '../../functions/shared/presigner.ts';
+import type { ApiResult } from '../../functions/shared/http.ts';
+import type { ObservedResponse } from './contract.ts';
+import { useTestCredentials } from './credentials.ts';
 
 export type Entity = 'transaction' | 'customer';
 export const FILE_FIELDS: Record<Entity, string[]> = {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
-import { OPENAPI_FILE } from '../../local/gateway/gateway';
+import { OPENAPI_FILE } from '../../local/gateway/gateway.ts';
 
 type Json = Record<string, unknown>;
 

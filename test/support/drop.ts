@@ -6,10 +6,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../local/net';
-import { dropFile, type LocalDropOptions } from '../../local/step-functions/import-runner';
-import { startS3 } from '../../local/s3/s3-server';
-import { startTestTable } from './dynamodb';
+import { freePort } from '../../local/net.ts';
+import { dropFile, type LocalDropOptions } from '../../local/step-functions/import-runner.ts';
+import { startS3 } from '../../local/s3/s3-server.ts';
+import { startTestTable } from './dynamodb.ts';
 
 export async function startTestDrop() {
   const dir = mkdtempSync(join(tmpdir(), 'test-drop-'));

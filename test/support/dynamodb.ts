@@ -6,12 +6,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../local/net';
+import { freePort } from '../../local/net.ts';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { ensureTable, startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
-import { SHARED_DYNAMODB_ENDPOINT } from './shared-dynamodb';
-import { createDocumentClient } from '../../functions/shared/document-client';
-import { importFile, type ImportOptions } from '../../import/importer';
+import { ensureTable, startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local.ts';
+import { SHARED_DYNAMODB_ENDPOINT } from './shared-dynamodb.ts';
+import { createDocumentClient } from '../../functions/shared/document-client.ts';
+import { importFile, type ImportOptions } from '../../import/importer.ts';
 
 export const TEST_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 

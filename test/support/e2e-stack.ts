@@ -5,7 +5,7 @@
  * last test scans. Kept here so that the test file holds the tests; these live bindings are set
  * by useApiStack's beforeAll and by the checks as responses arrive.
  */
-import { MANY_READS } from './budgets';
+import { MANY_READS } from './budgets.ts';
 import { jest } from '@jest/globals';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,17 +13,17 @@ import { join } from 'node:path';
 import { CreateUserPoolClientCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import createClient, { type Client } from 'openapi-fetch';
-import { cognitoClient, DEMO_PASSWORD, signIn } from '../../local/cognito/user-pool';
-import { importHandler } from '../../local/gateway/gateway';
-import { freePort, LOCALHOST } from '../../local/net';
-import { startLocalStack, type LocalStack } from '../../local/stack/stack';
-import { createDocumentClient } from '../../functions/shared/document-client';
-import { customer, line, sparseCustomer, transaction } from '../fixtures';
-import { createContract } from './contract';
-import { startFaultProxy, type FaultProxy } from './fault-proxy';
-import type { paths } from '../../client/openapi-types';
-import { responseViolations, startPrism, type Prism, type Violation } from './prism';
-import { accessClaims, claimsOf, craft, otherRsaKey, unsigned, withEditedPayload } from './jwt';
+import { cognitoClient, DEMO_PASSWORD, signIn } from '../../local/cognito/user-pool.ts';
+import { importHandler } from '../../local/gateway/gateway.ts';
+import { freePort, LOCALHOST } from '../../local/net.ts';
+import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
+import { createDocumentClient } from '../../functions/shared/document-client.ts';
+import { customer, line, sparseCustomer, transaction } from '../fixtures.ts';
+import { createContract } from './contract.ts';
+import { startFaultProxy, type FaultProxy } from './fault-proxy.ts';
+import type { paths } from '../../client/openapi-types.ts';
+import { responseViolations, startPrism, type Prism, type Violation } from './prism.ts';
+import { accessClaims, claimsOf, craft, otherRsaKey, unsigned, withEditedPayload } from './jwt.ts';
 
 const contract = createContract();
 

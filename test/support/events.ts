@@ -2,8 +2,8 @@
  * The tests' defaults for local/gateway/api-event.ts: an access token of a customer reader, and a context
  * with the deployed 10 s left.
  */
-import type { ApiEvent } from '../../functions/shared/auth';
-import { buildApiEvent, buildLambdaContext } from '../../local/gateway/api-event';
+import type { ApiEvent } from '../../functions/shared/auth.ts';
+import { buildApiEvent, buildLambdaContext } from '../../local/gateway/api-event.ts';
 
 /** An access token's claims as the authorizer passes them, issued now to a test user in customer-readers. */
 export function testClaims(overrides: Record<string, string> = {}): Record<string, string> {

@@ -5,7 +5,7 @@
  * Answers in each service's own protocol (awsQuery XML, awsJson1_0), from what the test sets.
  */
 import { createServer, type IncomingMessage } from 'node:http';
-import { LOCALHOST } from '../../local/net';
+import { LOCALHOST } from '../../local/net.ts';
 
 export interface FakeExecution {
   executionArn: string;

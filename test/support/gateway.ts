@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
-import { startCognito, type LocalCognito } from '../../local/cognito/user-pool';
-import { startGateway, type Gateway, type LambdaHandler } from '../../local/gateway/gateway';
-import type { Route } from '../../stage/routes';
-import { accessClaims as validClaims } from './jwt';
+import { startCognito, type LocalCognito } from '../../local/cognito/user-pool.ts';
+import { startGateway, type Gateway, type LambdaHandler } from '../../local/gateway/gateway.ts';
+import type { Route } from '../../stage/routes.ts';
+import { accessClaims as validClaims } from './jwt.ts';
 
 export const routes: Route[] = [
   { id: 'Echo', method: 'GET', path: '/things/{thing_id}', entry: 'unused', entity: 'transaction' },

@@ -3,16 +3,16 @@
  * from its configuration), from an environment of the test's own: process.env is never touched.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createHandler as createCustomerHandler } from '../../functions/get-customer';
-import { createHandler as createTransactionHandler } from '../../functions/get-transaction';
-import { createTableClient } from '../../functions/sdk/table-client';
-import { lambdaCredentials } from '../../functions/sdk/lambda-credentials';
-import { loadConfig } from '../../functions/shared/config';
-import type { ApiHandler } from '../../functions/shared/http';
-import { createRuntime, type RuntimeOptions } from '../../functions/shared/runtime';
-import { TEST_CREDENTIALS } from './dynamodb';
+import { createHandler as createCustomerHandler } from '../../functions/get-customer.ts';
+import { createHandler as createTransactionHandler } from '../../functions/get-transaction.ts';
+import { createTableClient } from '../../functions/sdk/table-client.ts';
+import { lambdaCredentials } from '../../functions/sdk/lambda-credentials.ts';
+import { loadConfig } from '../../functions/shared/config.ts';
+import type { ApiHandler } from '../../functions/shared/http.ts';
+import { createRuntime, type RuntimeOptions } from '../../functions/shared/runtime.ts';
+import { TEST_CREDENTIALS } from './dynamodb.ts';
 
-export { MANY_READS } from './budgets';
+export { MANY_READS } from './budgets.ts';
 
 /**
  * The handlers' clients of this test file: destroyed after its tests, before the file's own

@@ -3,10 +3,10 @@
  * test/integration/import-drop/: started once for both halves (useImportDrop), and these live
  * bindings are set by its beforeAll.
  */
-import { parseExactJson, stringifyExactJson } from '../../core/json';
-import { customer, transaction } from '../fixtures';
-import { startTestDrop } from './drop';
-import { startReaders, type Entity } from './readers';
+import { parseExactJson, stringifyExactJson } from '../../core/json.ts';
+import { customer, transaction } from '../fixtures.ts';
+import { startTestDrop } from './drop.ts';
+import { startReaders, type Entity } from './readers.ts';
 
 export let drop: Awaited<ReturnType<typeof startTestDrop>>;
 export let readers: Awaited<ReturnType<typeof startReaders>>;

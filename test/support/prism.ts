@@ -6,8 +6,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { freePort, LOCALHOST, waitUntil } from '../../local/net';
-import { OPENAPI_FILE } from '../../local/gateway/gateway';
+import { freePort, LOCALHOST, waitUntil } from '../../local/net.ts';
+import { OPENAPI_FILE } from '../../local/gateway/gateway.ts';
 
 export interface Violation {
   location: string[];

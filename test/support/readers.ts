@@ -3,10 +3,10 @@
  * slow to answer on a loaded machine) is asked again, as a client would, and counted; what comes
  * back in the end is the answer.
  */
-import { parseExactJson } from '../../core/json';
-import { apiEvent, lambdaContext } from './events';
-import { MANY_READS, testHandlers } from './handlers';
-import { quietRequestLogs } from './logs';
+import { parseExactJson } from '../../core/json.ts';
+import { apiEvent, lambdaContext } from './events.ts';
+import { MANY_READS, testHandlers } from './handlers.ts';
+import { quietRequestLogs } from './logs.ts';
 
 export type Entity = 'transaction' | 'customer';
 

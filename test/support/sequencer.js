@@ -11,7 +11,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import TestSequencer from '@jest/test-sequencer';
 
-/** `import './access/verbs';`: a half in a folder beside the entry file. */
+/** `import './access/verbs.ts';`: a half in a folder beside the entry file. */
 const HALF = /^import\s+(?:[^'"]*from\s+)?['"](\.\/[^'"]+\/[^'"]+)['"]/gm;
 
 /** `@slow` in the file's first docblock. */
@@ -21,7 +21,7 @@ function weight(path) {
   const text = readFileSync(path, 'utf8');
   let bytes = statSync(path).size;
   for (const [, specifier] of text.matchAll(HALF)) {
-    const half = join(dirname(path), `${specifier}.ts`);
+    const half = join(dirname(path), specifier);
     if (existsSync(half)) bytes += statSync(half).size;
   }
   return SLOW.test(text) ? Number.MAX_SAFE_INTEGER / 2 + bytes : bytes;

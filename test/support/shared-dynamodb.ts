@@ -4,8 +4,8 @@
  * beside other work took seconds of CPU per file. Its endpoint reaches the workers through their
  * environment. A run of test/unit alone (`npm run test:quick`) needs none and starts none.
  */
-import { freePort } from '../../local/net';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb/dynamodb-local';
+import { freePort } from '../../local/net.ts';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb/dynamodb-local.ts';
 
 /** The variable that gives the workers the run's DynamoDB Local. */
 export const SHARED_DYNAMODB_ENDPOINT = 'TEST_DYNAMODB_ENDPOINT';

@@ -8,14 +8,14 @@ import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-clo
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { DescribeExecutionCommand, ListExecutionsCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
-import { type StackImportResult } from '../../import/stage-drop';
-import { type ImportReport } from '../../import/steps/step';
-import { BASE_STACK_NAME } from '../../stage/stage';
-import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner';
-import { s3Client } from '../../local/s3/s3-client';
-import { transaction } from '../fixtures';
-import { startTestDrop } from './drop';
-import { type FakeExecution } from './fake-control-plane';
+import { type StackImportResult } from '../../import/stage-drop.ts';
+import { type ImportReport } from '../../import/steps/step.ts';
+import { BASE_STACK_NAME } from '../../stage/stage.ts';
+import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner.ts';
+import { s3Client } from '../../local/s3/s3-client.ts';
+import { transaction } from '../fixtures.ts';
+import { startTestDrop } from './drop.ts';
+import { type FakeExecution } from './fake-control-plane.ts';
 
 export let drop: Awaited<ReturnType<typeof startTestDrop>>;
 

@@ -2,11 +2,11 @@
  * DynamoDB Local with the real GET handlers, for test/integration/store/: started once for both
  * halves (useStoreTable), and these live bindings are set by its beforeAll.
  */
-import type { ApiHandler } from '../../functions/shared/http';
-import { parseExactJson } from '../../core/json';
-import { startTestTable } from './dynamodb';
-import { MANY_READS, testHandlers } from './handlers';
-import { apiEvent, lambdaContext } from './events';
+import type { ApiHandler } from '../../functions/shared/http.ts';
+import { parseExactJson } from '../../core/json.ts';
+import { startTestTable } from './dynamodb.ts';
+import { MANY_READS, testHandlers } from './handlers.ts';
+import { apiEvent, lambdaContext } from './events.ts';
 
 export let table: Awaited<ReturnType<typeof startTestTable>>;
 export let runtimeClient: { send: (...args: never[]) => unknown };

@@ -3,9 +3,9 @@
  * check that a GET returned one of them whole: what SPEC 6.1 promises while imports run.
  */
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ACCESS_PARTITION_PREFIX } from '../../core/access-state';
-import { ENTITIES } from '../../core/entities';
-import { currencyLine, customer, line, riskAssessment, transaction } from '../fixtures';
+import { ACCESS_PARTITION_PREFIX } from '../../core/access-state.ts';
+import { ENTITIES } from '../../core/entities.ts';
+import { currencyLine, customer, line, riskAssessment, transaction } from '../fixtures.ts';
 
 export type Version = 'A' | 'B';
 

@@ -12,10 +12,10 @@ import {
   accessStateKey,
   accessStateWireKey,
   groupNotBefore,
-} from '../../core/access-state';
-import { ENTITIES } from '../../core/entities';
-import { partitionKey } from '../../core/layout';
-import { READ_BUDGET_LIMITS } from '../../core/read-budgets';
+} from '../../core/access-state.ts';
+import { ENTITIES } from '../../core/entities.ts';
+import { partitionKey } from '../../core/layout.ts';
+import { READ_BUDGET_LIMITS } from '../../core/read-budgets.ts';
 
 test('one item per user, keyed by the sub, under a prefix no record uses', () => {
   expect(accessStateKey('a1b2c3d4-0000-4000-8000-000000000001')).toEqual({

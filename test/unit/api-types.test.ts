@@ -9,17 +9,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
-import type { AsJson } from '../../core/json';
+import type { AsJson } from '../../core/json.ts';
 import type {
   CodedValue,
   CurrencyLine,
   Customer,
   RiskAssessment,
   Transaction,
-} from '../../core/records';
-import { PROJECT_ROOT } from '../../core/project-root';
-import { OPENAPI_FILE } from '../../local/gateway/gateway';
-import type { components } from '../../client/openapi-types';
+} from '../../core/records.ts';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
+import { OPENAPI_FILE } from '../../local/gateway/gateway.ts';
+import type { components } from '../../client/openapi-types.ts';
 
 const TYPES_FILE = join(PROJECT_ROOT, 'client/openapi-types.ts');
 

@@ -1,12 +1,12 @@
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { fromAttributes, wrapNumber } from '../../functions/sdk/attribute-values';
-import { CorruptRecordError } from '../../functions/shared/errors';
-import { ENTITIES, type Entity } from '../../core/entities';
-import { itemOf, newVersion, tombstoneOf } from '../../core/layout';
-import { createTimeCodec } from '../../core/times';
-import { createLineParser } from '../../import/records';
-import { currencyLine, customer, line, sparseCustomer, transaction } from '../fixtures';
+import { fromAttributes, wrapNumber } from '../../functions/sdk/attribute-values.ts';
+import { CorruptRecordError } from '../../functions/shared/errors.ts';
+import { ENTITIES, type Entity } from '../../core/entities.ts';
+import { itemOf, newVersion, tombstoneOf } from '../../core/layout.ts';
+import { createTimeCodec } from '../../core/times.ts';
+import { createLineParser } from '../../import/records.ts';
+import { currencyLine, customer, line, sparseCustomer, transaction } from '../fixtures.ts';
 
 const parse = createLineParser(createTimeCodec('UTC'));
 

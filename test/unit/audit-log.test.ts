@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AUDIT_RETENTION_DAYS } from '../../core/retention';
+import { AUDIT_RETENTION_DAYS } from '../../core/retention.ts';
 import {
   LOCAL_AUDIT_RETENTION_DAYS,
   appendAuditEvents,
@@ -26,7 +26,7 @@ import {
   type AuditQuery,
   type AuditRange,
   type AuditReadStats,
-} from '../../local/tools/audit-log';
+} from '../../local/tools/audit-log.ts';
 
 const DAY_MS = 86_400_000;
 const DAYS = 400;

@@ -1,6 +1,6 @@
-import type { ApiEvent } from '../../functions/shared/auth';
-import { groupsOf, requireAccessToken, requireGroup } from '../../functions/shared/auth';
-import { ForbiddenError, UnauthorizedError } from '../../functions/shared/errors';
+import type { ApiEvent } from '../../functions/shared/auth.ts';
+import { groupsOf, requireAccessToken, requireGroup } from '../../functions/shared/auth.ts';
+import { ForbiddenError, UnauthorizedError } from '../../functions/shared/errors.ts';
 
 const withClaims = (claims: Record<string, unknown> | undefined): ApiEvent =>
   ({

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../functions/shared/config';
+import { ConfigError, loadConfig } from '../../functions/shared/config.ts';
 
 const base = { TABLE_NAME: 't', BUCKET_NAME: 'b', AWS_REGION: 'us-east-1' };
 

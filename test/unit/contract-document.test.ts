@@ -5,11 +5,11 @@
  */
 import { createRequire } from 'node:module';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { respond } from '../../functions/shared/http';
-import { createTimeCodec } from '../../core/times';
-import { createLineParser } from '../../import/records';
-import { customer, transaction } from '../fixtures';
-import { createContract, loadOpenApi } from '../support/contract';
+import { respond } from '../../functions/shared/http.ts';
+import { createTimeCodec } from '../../core/times.ts';
+import { createLineParser } from '../../import/records.ts';
+import { customer, transaction } from '../fixtures.ts';
+import { createContract, loadOpenApi } from '../support/contract.ts';
 import {
   apiForm,
   asObserved,
@@ -17,7 +17,7 @@ import {
   PATH,
   useApiForm,
   type Entity,
-} from '../support/api-form';
+} from '../support/api-form.ts';
 
 const document = loadOpenApi();
 const contract = createContract(document);

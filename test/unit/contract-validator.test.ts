@@ -3,10 +3,10 @@
  * responses, so the end-to-end tests cannot pass vacuously. openapi.yaml itself and its
  * agreement with the code's record checks: contract-document.test.ts.
  */
-import { respond } from '../../functions/shared/http';
-import { customer, transaction } from '../fixtures';
-import { createContract, loadOpenApi, type ObservedResponse } from '../support/contract';
-import { apiForm, asObserved, PATH, useApiForm, type Entity } from '../support/api-form';
+import { respond } from '../../functions/shared/http.ts';
+import { customer, transaction } from '../fixtures.ts';
+import { createContract, loadOpenApi, type ObservedResponse } from '../support/contract.ts';
+import { apiForm, asObserved, PATH, useApiForm, type Entity } from '../support/api-form.ts';
 
 const contract = createContract(loadOpenApi());
 useApiForm();

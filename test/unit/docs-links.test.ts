@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { PROJECT_ROOT } from '../../core/project-root';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
 
 /** Every Markdown file under a folder of the repository, its subfolders included. */
 const markdownUnder = (dir: string): string[] =>

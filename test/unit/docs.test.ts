@@ -4,11 +4,11 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { docsPage } from '../../local/gateway/docs-page';
-import { PROJECT_ROOT } from '../../core/project-root';
-import { OPENAPI_FILE } from '../../local/gateway/gateway';
-import { PORT_VARIABLES } from '../../local/stack/start-settings';
-import { loadOpenApi } from '../support/contract';
+import { docsPage } from '../../local/gateway/docs-page.ts';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
+import { OPENAPI_FILE } from '../../local/gateway/gateway.ts';
+import { PORT_VARIABLES } from '../../local/stack/start-settings.ts';
+import { loadOpenApi } from '../support/contract.ts';
 
 test('the published page is self-contained: UI, styles and contract inlined, nothing fetched', async () => {
   const html = await docsPage({ kind: 'published', openApiFile: OPENAPI_FILE });

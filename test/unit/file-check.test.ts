@@ -6,7 +6,7 @@
  */
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
-import { exists } from '../../import/file-check';
+import { exists } from '../../import/file-check.ts';
 
 const s3 = mockClient(S3Client);
 afterEach(() => s3.reset());

@@ -1,13 +1,13 @@
 import type { Context } from 'aws-lambda';
 import { jest } from '@jest/globals';
-import type { ApiEvent } from '../../functions/shared/auth';
+import type { ApiEvent } from '../../functions/shared/auth.ts';
 import {
   BadRequestError,
   CorruptRecordError,
   NotFoundError,
   ServiceUnavailableError,
-} from '../../functions/shared/errors';
-import { apiHandler } from '../../functions/shared/http';
+} from '../../functions/shared/errors.ts';
+import { apiHandler } from '../../functions/shared/http.ts';
 
 const event = {
   routeKey: 'GET /things/{id}',

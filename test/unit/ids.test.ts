@@ -1,4 +1,4 @@
-import { idProblem, parseCanonicalId } from '../../core/ids';
+import { idProblem, parseCanonicalId } from '../../core/ids.ts';
 
 describe('path ids (SPEC 3.3)', () => {
   test.each(['1', '42', '9007199254740991'])('accepts canonical id %s', (raw) => {

@@ -4,10 +4,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTimeCodec } from '../../core/times';
-import { createLineParser } from '../../import/records';
-import { PROJECT_ROOT } from '../../core/project-root';
-import { currencyLine, customer, line, riskAssessment, transaction } from '../fixtures';
+import { createTimeCodec } from '../../core/times.ts';
+import { createLineParser } from '../../import/records.ts';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
+import { currencyLine, customer, line, riskAssessment, transaction } from '../fixtures.ts';
 
 const doc = readFileSync(join(PROJECT_ROOT, 'docs', 'import.md'), 'utf8');
 const parse = createLineParser(createTimeCodec('UTC'));

@@ -4,18 +4,18 @@
  */
 import { jest } from '@jest/globals';
 import aslValidator from 'asl-validator';
-import { importWorkflowDefinition } from '../../stage/import-workflow';
-import { ConfigError } from '../../functions/shared/config';
-import { WRITE_CONCURRENCY } from '../../import/importer';
+import { importWorkflowDefinition } from '../../stage/import-workflow.ts';
+import { ConfigError } from '../../functions/shared/config.ts';
+import { WRITE_CONCURRENCY } from '../../import/importer.ts';
 import { StateMachine } from 'aws-local-stepfunctions';
-import { ImportStopped } from '../../import/steps/step';
+import { ImportStopped } from '../../import/steps/step.ts';
 import {
   localDefinition,
   localDropOptionsFromEnv,
   localHandlers,
   localStepDeps,
   type Handler,
-} from '../../local/step-functions/import-runner';
+} from '../../local/step-functions/import-runner.ts';
 
 const stage = importWorkflowDefinition({
   planFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:import-plan',

@@ -6,9 +6,9 @@
  * (test/integration/import-drop*.test.ts); reading items from S3 by the template tests.
  */
 import { ExecutionError, StateMachine } from 'aws-local-stepfunctions';
-import { IMPORT_TIMEOUT_SECONDS } from '../../import/steps/step';
-import { importWorkflowDefinition } from '../../stage/import-workflow';
-import { localDefinition } from '../../local/step-functions/import-runner';
+import { IMPORT_TIMEOUT_SECONDS } from '../../import/steps/step.ts';
+import { importWorkflowDefinition } from '../../stage/import-workflow.ts';
+import { localDefinition } from '../../local/step-functions/import-runner.ts';
 
 const arn = (name: string) => `arn:aws:lambda:eu-west-1:123456789012:function:${name}`;
 const stage = (concurrency: number) =>

@@ -4,12 +4,12 @@
  * whatever the text (any Unicode), the numbers and the children.
  */
 import fc from 'fast-check';
-import { MAX_ID } from '../../core/ids';
-import { VERSION_FOR_SIZE, itemOf, itemSize, itemSizeBound } from '../../core/layout';
-import { createTimeCodec } from '../../core/times';
-import { createLineParser } from '../../import/records';
-import { stringifyExactJson } from '../../core/json';
-import { customer, transaction } from '../fixtures';
+import { MAX_ID } from '../../core/ids.ts';
+import { VERSION_FOR_SIZE, itemOf, itemSize, itemSizeBound } from '../../core/layout.ts';
+import { createTimeCodec } from '../../core/times.ts';
+import { createLineParser } from '../../import/records.ts';
+import { stringifyExactJson } from '../../core/json.ts';
+import { customer, transaction } from '../fixtures.ts';
 
 /** A line as the fixtures' `line` writes it, its ids bigints of any size. */
 const line = (entity: string, record: object) => stringifyExactJson({ [entity]: record });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { INTEGER_LITERAL, parseExactJson, stringifyExactJson } from '../../core/json';
+import { INTEGER_LITERAL, parseExactJson, stringifyExactJson } from '../../core/json.ts';
 
 /** Exact JSON by definition: every integer literal, read from its own digits by a reviver. */
 const reference = (text: string): unknown =>

@@ -11,7 +11,7 @@ import {
   defaultProvider,
   lambdaCredentials,
   MissingCredentialsError,
-} from '../../functions/sdk/lambda-credentials';
+} from '../../functions/sdk/lambda-credentials.ts';
 
 const saved = { ...process.env };
 afterEach(() => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readLines, type Line } from '../../import/lines';
+import { readLines, type Line } from '../../import/lines.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lines-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../core/project-root';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
 
 const SCRIPT = `
 import { registerHooks } from 'node:module';
@@ -24,11 +24,11 @@ console.log(JSON.stringify({ result, remote, lambda: seen('@aws-sdk/client-lambd
 `;
 
 test('the local drop runs its Tasks without the Lambda client or asl-validator loaded', () => {
-  const run = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', '--input-type=module', '--eval', SCRIPT],
-    { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 60_000 },
-  );
+  const run = spawnSync(process.execPath, ['--input-type=module', '--eval', SCRIPT], {
+    cwd: PROJECT_ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   expect(run.stderr).toBe('');
   const out = JSON.parse(run.stdout) as Record<string, unknown>;
   expect(out).toEqual({

@@ -4,8 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { duplicateCheck, type Parsed, type RecordRef } from '../../import/importer';
-import { linesOf, type Line } from '../../import/lines';
+import { duplicateCheck, type Parsed, type RecordRef } from '../../import/importer.ts';
+import { linesOf, type Line } from '../../import/lines.ts';
 import {
   checkPart,
   planParts,
@@ -13,10 +13,10 @@ import {
   storedRecords,
   verifyParts,
   type CheckedPart,
-} from '../../import/parts';
-import { createLineParser } from '../../import/records';
-import { createTimeCodec } from '../../core/times';
-import { customer, line, transaction } from '../fixtures';
+} from '../../import/parts.ts';
+import { createLineParser } from '../../import/records.ts';
+import { createTimeCodec } from '../../core/times.ts';
+import { customer, line, transaction } from '../fixtures.ts';
 
 async function* chunked(bytes: Buffer, size: number): AsyncGenerator<Uint8Array> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
@@ -163,7 +163,7 @@ test('the duplicate check tells ids apart up to 2^53-1, across shards and entiti
 });
 
 test("the command's key under incoming/ reads the same URL-encoded or not (spaces, accents, plus signs made _)", async () => {
-  const { incomingKey } = await import('../../import/drop');
+  const { incomingKey } = await import('../../import/drop.ts');
   const key = incomingKey('/tmp/Branch 7 + Café (export).jsonl');
   expect(key).toMatch(/^incoming\/\d{8}T\d{9}Z-[0-9a-f]{8}-Branch_7___Caf___export_\.jsonl$/);
   expect(encodeURIComponent(key).replace(/%2F/g, '/')).toBe(key);

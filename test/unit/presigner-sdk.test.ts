@@ -8,7 +8,7 @@ import { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import { Hash } from '@smithy/hash-node';
 import { HttpRequest } from '@smithy/protocol-http';
 import { formatUrl } from '@aws-sdk/util-format-url';
-import { createPresigner } from '../../functions/shared/presigner';
+import { createPresigner } from '../../functions/shared/presigner.ts';
 
 interface Case {
   key: string;

@@ -1,5 +1,5 @@
-import { createPresigner } from '../../functions/shared/presigner';
-import { useTestCredentials } from '../support/credentials';
+import { createPresigner } from '../../functions/shared/presigner.ts';
+import { useTestCredentials } from '../support/credentials.ts';
 
 describe('presigned file URLs (SPEC 3.4)', () => {
   useTestCredentials();

@@ -4,8 +4,8 @@
  * counts records, not only parts.
  */
 import { jest } from '@jest/globals';
-import type { Progress } from '../../import/drop';
-import { progressLine, progressText } from '../../import/progress-line';
+import type { Progress } from '../../import/drop.ts';
+import { progressLine, progressText } from '../../import/progress-line.ts';
 
 beforeEach(() => jest.useFakeTimers());
 afterEach(() => jest.useRealTimers());

@@ -3,7 +3,7 @@
  * (test/support/quiet-environment.ts). A child jest runs test/quiet-fixtures/logs.fixture.ts.
  */
 import { execFile } from 'node:child_process';
-import { PROJECT_ROOT } from '../../core/project-root';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
 
 function runFixture(): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {

@@ -12,7 +12,7 @@ import {
   retryAfterSeconds,
   validateReadBudgets,
   windowStart,
-} from '../../core/read-budgets';
+} from '../../core/read-budgets.ts';
 
 test('the SPEC 8 defaults: 60 customer and 300 transaction reads per 5 minutes', () => {
   expect(DEFAULT_READ_BUDGETS).toEqual({ customers: 60, transactions: 300, windowSeconds: 300 });

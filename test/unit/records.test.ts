@@ -1,7 +1,7 @@
-import { CUSTOMER, TRANSACTION } from '../../core/entities';
-import { createTimeCodec } from '../../core/times';
-import { createLineParser } from '../../import/records';
-import { customer, line, riskAssessment, transaction } from '../fixtures';
+import { CUSTOMER, TRANSACTION } from '../../core/entities.ts';
+import { createTimeCodec } from '../../core/times.ts';
+import { createLineParser } from '../../import/records.ts';
+import { customer, line, riskAssessment, transaction } from '../fixtures.ts';
 
 const parse = createLineParser(createTimeCodec('UTC'));
 const problemsOf = (text: string): string[] => {

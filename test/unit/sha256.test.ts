@@ -6,7 +6,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { Hash } from '@smithy/hash-node';
 import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { Sha256 } from '../../functions/sdk/sha256';
+import { Sha256 } from '../../functions/sdk/sha256.ts';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 

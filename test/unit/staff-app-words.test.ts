@@ -1,5 +1,5 @@
 /** What the staff page says for each SPEC error (staff-app/error-words.ts). */
-import { refusalFor } from '../../staff-app/error-words';
+import { refusalFor } from '../../staff-app/error-words.ts';
 
 test.each([
   [403, 'customer', null, 'Your account may not read customers.'],

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
-import { environmentSettings } from '../../functions/sdk/environment-settings';
-import { createTableClient } from '../../functions/sdk/table-client';
-import { createDocumentClient } from '../../functions/shared/document-client';
+import { environmentSettings } from '../../functions/sdk/environment-settings.ts';
+import { createTableClient } from '../../functions/sdk/table-client.ts';
+import { createDocumentClient } from '../../functions/shared/document-client.ts';
 
 const options = { region: 'us-east-1', credentials: { accessKeyId: 'k', secretAccessKey: 's' } };
 

@@ -1,4 +1,4 @@
-import { createTimeCodec, wallTimeProblem } from '../../core/times';
+import { createTimeCodec, wallTimeProblem } from '../../core/times.ts';
 
 describe('times (SPEC 3.5)', () => {
   test('UTC shows as stored', () => {

@@ -4,9 +4,9 @@
  * a stand-in that answers after a moment: DynamoDB Local answers too fast to hold a bound full.
  */
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { TRANSACTION } from '../../core/entities';
-import { PARTITION_KEY, partitionKey } from '../../core/layout';
-import { writeRecords, writeSlots, type Parsed } from '../../import/importer';
+import { TRANSACTION } from '../../core/entities.ts';
+import { PARTITION_KEY, partitionKey } from '../../core/layout.ts';
+import { writeRecords, writeSlots, type Parsed } from '../../import/importer.ts';
 
 /**
  * A table that answers after a moment and counts requests in flight. Each record is one

@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { mapStackTrace, rebuild } from '../../../bin/stack-trace';
-import { createPresigner } from '../../../functions/shared/presigner';
-import { routes } from '../../../stage/routes';
-import { PROJECT_ROOT } from '../../../core/project-root';
+import { mapStackTrace, rebuild } from '../../../bin/stack-trace.ts';
+import { createPresigner } from '../../../functions/shared/presigner.ts';
+import { routes } from '../../../stage/routes.ts';
+import { PROJECT_ROOT } from '../../../core/project-root.ts';
 import {
   FIXED_CLOCK,
   CREDENTIALS,
@@ -18,7 +18,7 @@ import {
   lambdaEnv,
   invoke,
   EVENTS,
-} from './setup';
+} from './setup.ts';
 
 describe('what is in the bundles', () => {
   const CHAIN =

@@ -2,12 +2,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PutItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { routes } from '../../../stage/routes';
-import { PROJECT_ROOT } from '../../../core/project-root';
-import { apiEvent, testClaims } from '../../support/events';
-import { COUNT_SCALE, accessStateKey, counterSlot, readCounter } from '../../../core/access-state';
-import { windowStart } from '../../../core/read-budgets';
-import { CREDENTIALS, bundles, dir, lambdaEnv, run, table } from './setup';
+import { routes } from '../../../stage/routes.ts';
+import { PROJECT_ROOT } from '../../../core/project-root.ts';
+import { apiEvent, testClaims } from '../../support/events.ts';
+import {
+  COUNT_SCALE,
+  accessStateKey,
+  counterSlot,
+  readCounter,
+} from '../../../core/access-state.ts';
+import { windowStart } from '../../../core/read-budgets.ts';
+import { CREDENTIALS, bundles, dir, lambdaEnv, run, table } from './setup.ts';
 
 /**
  * Issue 17: every error class a function can throw keeps its real name in the minified bundle,

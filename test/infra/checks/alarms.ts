@@ -5,10 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TABLE_OPERATIONS, THRESHOLDS, TRACES } from '../../../lib/monitoring';
-import { routes } from '../../../stage/routes';
-import { PROJECT_ROOT } from '../../../core/project-root';
-import { bothStages, onlyResource, resourcesOf, type CfnTemplate, type Json } from '../synth';
+import { TABLE_OPERATIONS, THRESHOLDS, TRACES } from '../../../lib/monitoring.ts';
+import { routes } from '../../../stage/routes.ts';
+import { PROJECT_ROOT } from '../../../core/project-root.ts';
+import { bothStages, onlyResource, resourcesOf, type CfnTemplate, type Json } from '../synth.ts';
 
 const stages = bothStages();
 const [[, prod], [, dev]] = stages;

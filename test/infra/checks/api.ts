@@ -1,7 +1,7 @@
 /** The HTTP API: authorizer on every route, routes from stage/routes.ts, throttling, access logs. */
-import { routes } from '../../../stage/routes';
-import { ACCESS_LOG_FIELDS, DEFAULT_THROTTLE } from '../../../lib/api';
-import { onlyResource, resourcesOf, synthesize, type Synthesized } from '../synth';
+import { routes } from '../../../stage/routes.ts';
+import { ACCESS_LOG_FIELDS, DEFAULT_THROTTLE } from '../../../lib/api.ts';
+import { onlyResource, resourcesOf, synthesize, type Synthesized } from '../synth.ts';
 
 let s: Synthesized;
 beforeAll(() => {

@@ -4,9 +4,9 @@
  * widget, the budget alarm on the stage's topic, the saved queries, and functions that may write
  * access-state items only.
  */
-import { AUDIT_QUERIES, AUDIT_QUERY_PLACEHOLDERS, TOP_READERS } from '../../../lib/audit';
-import { routes } from '../../../stage/routes';
-import { ENTITIES } from '../../../core/entities';
+import { AUDIT_QUERIES, AUDIT_QUERY_PLACEHOLDERS, TOP_READERS } from '../../../lib/audit.ts';
+import { routes } from '../../../stage/routes.ts';
+import { ENTITIES } from '../../../core/entities.ts';
 import {
   bothStages,
   onlyResource,
@@ -14,7 +14,7 @@ import {
   type CfnTemplate,
   type Json,
   type Synthesized,
-} from '../synth';
+} from '../synth.ts';
 
 const stages = bothStages();
 

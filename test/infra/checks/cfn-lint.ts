@@ -6,8 +6,8 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { STACK_NAME } from '../../../lib/app';
-import { DISPOSABLE_DEV_CONTEXT, synthesize } from '../synth';
+import { STACK_NAME } from '../../../lib/app.ts';
+import { DISPOSABLE_DEV_CONTEXT, synthesize } from '../synth.ts';
 
 /** What cfn-lint may report: CDK's usual W3005. */
 const EXPECTED = new Set(['W3005']);

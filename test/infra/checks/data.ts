@@ -1,10 +1,10 @@
 /** The table and the buckets: the only copy of the business's records and files. */
-import { PARTITION_KEY, SORT_KEY } from '../../../core/layout';
+import { PARTITION_KEY, SORT_KEY } from '../../../core/layout.ts';
 import {
   AUDIT_RETENTION_DAYS,
   FILES_RETENTION,
   INCOMPLETE_UPLOAD_DAYS,
-} from '../../../core/retention';
+} from '../../../core/retention.ts';
 import {
   onlyResource,
   resourcesOf,
@@ -12,7 +12,7 @@ import {
   synthesize,
   type Json,
   type Synthesized,
-} from '../synth';
+} from '../synth.ts';
 
 let s: Synthesized;
 beforeAll(() => {

@@ -4,9 +4,9 @@
  * synthesized stages. Each rule names the AWS page or public issue it comes from, so that the
  * next review's findings become rules beside these.
  */
-import { ENTITIES, filePrefixesOf } from '../../../core/entities';
-import { routes } from '../../../stage/routes';
-import { makeStage } from '../../../stage/stage';
+import { ENTITIES, filePrefixesOf } from '../../../core/entities.ts';
+import { routes } from '../../../stage/routes.ts';
+import { makeStage } from '../../../stage/stage.ts';
 import {
   definitionOf,
   DISPOSABLE_DEV_CONTEXT,
@@ -16,7 +16,7 @@ import {
   type CfnTemplate,
   type Json,
   type Synthesized,
-} from '../synth';
+} from '../synth.ts';
 
 const STAGES = [
   ['the default stage', {}],

@@ -5,37 +5,37 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENTITIES, type Entity } from '../../../core/entities';
-import { MAX_ID } from '../../../core/ids';
-import { MAX_ITEM_BYTES, VERSION_FOR_SIZE, itemOf, itemSize } from '../../../core/layout';
-import { createTimeCodec } from '../../../core/times';
-import { createLineParser } from '../../../import/records';
-import { currencyLine, customer, line, riskAssessment, transaction } from '../../fixtures';
-import { DEFAULT_READ_BUDGETS, READ_BUDGET_LIMITS } from '../../../core/read-budgets';
-import { MAX_CHILDREN } from '../../../core/records';
-import { URL_TTL_SECONDS } from '../../../core/settings';
-import { WRITE_CONCURRENCY } from '../../../import/importer';
-import { MAX_LINE_BYTES } from '../../../import/lines';
-import { DEFAULT_PART_BYTES, MAX_LISTED_PROBLEMS } from '../../../import/parts';
-import { DEFAULT_THROTTLE } from '../../../lib/api';
-import { ApiFunction } from '../../../lib/api-function';
-import { TOP_READERS } from '../../../lib/audit';
-import { REFRESH_TOKEN_VALIDITY, TOKEN_VALIDITY } from '../../../lib/identity';
+import { ENTITIES, type Entity } from '../../../core/entities.ts';
+import { MAX_ID } from '../../../core/ids.ts';
+import { MAX_ITEM_BYTES, VERSION_FOR_SIZE, itemOf, itemSize } from '../../../core/layout.ts';
+import { createTimeCodec } from '../../../core/times.ts';
+import { createLineParser } from '../../../import/records.ts';
+import { currencyLine, customer, line, riskAssessment, transaction } from '../../fixtures.ts';
+import { DEFAULT_READ_BUDGETS, READ_BUDGET_LIMITS } from '../../../core/read-budgets.ts';
+import { MAX_CHILDREN } from '../../../core/records.ts';
+import { URL_TTL_SECONDS } from '../../../core/settings.ts';
+import { WRITE_CONCURRENCY } from '../../../import/importer.ts';
+import { MAX_LINE_BYTES } from '../../../import/lines.ts';
+import { DEFAULT_PART_BYTES, MAX_LISTED_PROBLEMS } from '../../../import/parts.ts';
+import { DEFAULT_THROTTLE } from '../../../lib/api.ts';
+import { ApiFunction } from '../../../lib/api-function.ts';
+import { TOP_READERS } from '../../../lib/audit.ts';
+import { REFRESH_TOKEN_VALIDITY, TOKEN_VALIDITY } from '../../../lib/identity.ts';
 import {
   AUDIT_RETENTION_DAYS,
   FILES_RETENTION,
   IMPORT_RETENTION,
   INCOMPLETE_UPLOAD_DAYS,
-} from '../../../core/retention';
-import { MAX_REFRESH_TOKENS_PER_USER } from '../../../local/cognito/refresh-tokens';
-import { LOCAL_AUDIT_RETENTION_DAYS } from '../../../local/tools/audit-log';
-import { TABLE_OPERATIONS, THRESHOLDS } from '../../../lib/monitoring';
-import { PROJECT_ROOT } from '../../../core/project-root';
-import { IMPORT_CONCURRENCY, TABLE_WARM_WRITES } from '../../../stage/settings';
-import { IMPORT_STEPS } from '../../../import/steps/step';
-import { WRITE_SAVE_MS, WRITE_STOP_MARGIN_MS } from '../../../import/steps/write-part';
-import { DEMO_OBJECT_KEYS } from '../../../local/s3/s3-server';
-import { resourcesOf, synthesize, type Synthesized } from '../synth';
+} from '../../../core/retention.ts';
+import { MAX_REFRESH_TOKENS_PER_USER } from '../../../local/cognito/refresh-tokens.ts';
+import { LOCAL_AUDIT_RETENTION_DAYS } from '../../../local/tools/audit-log.ts';
+import { TABLE_OPERATIONS, THRESHOLDS } from '../../../lib/monitoring.ts';
+import { PROJECT_ROOT } from '../../../core/project-root.ts';
+import { IMPORT_CONCURRENCY, TABLE_WARM_WRITES } from '../../../stage/settings.ts';
+import { IMPORT_STEPS } from '../../../import/steps/step.ts';
+import { WRITE_SAVE_MS, WRITE_STOP_MARGIN_MS } from '../../../import/steps/write-part.ts';
+import { DEMO_OBJECT_KEYS } from '../../../local/s3/s3-server.ts';
+import { resourcesOf, synthesize, type Synthesized } from '../synth.ts';
 
 const read = (path: string) => readFileSync(join(PROJECT_ROOT, path), 'utf8');
 /** Every Markdown file under a folder, as paths from the repository root. */

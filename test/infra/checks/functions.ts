@@ -6,10 +6,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
-import { ApiFunction, BUNDLING } from '../../../lib/api-function';
-import { esbuildOptions } from '../../../lib/esbuild-options';
-import { routes } from '../../../stage/routes';
-import { PROJECT_ROOT } from '../../../core/project-root';
+import { ApiFunction, BUNDLING } from '../../../lib/api-function.ts';
+import { esbuildOptions } from '../../../lib/esbuild-options.ts';
+import { routes } from '../../../stage/routes.ts';
+import { PROJECT_ROOT } from '../../../core/project-root.ts';
 import {
   resourcesOf,
   resourcesUnder,
@@ -17,7 +17,7 @@ import {
   type CfnResource,
   type Json,
   type Synthesized,
-} from '../synth';
+} from '../synth.ts';
 
 let s: Synthesized;
 beforeAll(() => {

@@ -3,15 +3,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
-import { threatProtectionReason, type Identity } from '../../../lib/identity';
-import { PROJECT_ROOT } from '../../../core/project-root';
+import { threatProtectionReason, type Identity } from '../../../lib/identity.ts';
+import { PROJECT_ROOT } from '../../../core/project-root.ts';
 import {
   DISPOSABLE_DEV_CONTEXT,
   onlyResource,
   synthesize,
   type CfnTemplate,
   type Synthesized,
-} from '../synth';
+} from '../synth.ts';
 
 let s: Synthesized;
 let dev: Synthesized;

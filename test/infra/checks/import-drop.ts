@@ -7,11 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import aslValidator from 'asl-validator';
-import { IMPORT_QUERIES } from '../../../lib/audit';
-import { IMPORT_RETENTION } from '../../../core/retention';
-import { FILE_PREFIXES } from '../../../core/file-keys';
-import { PROJECT_ROOT } from '../../../core/project-root';
-import { PREFIX } from '../../../import/steps/work-folder';
+import { IMPORT_QUERIES } from '../../../lib/audit.ts';
+import { IMPORT_RETENTION } from '../../../core/retention.ts';
+import { FILE_PREFIXES } from '../../../core/file-keys.ts';
+import { PROJECT_ROOT } from '../../../core/project-root.ts';
+import { PREFIX } from '../../../import/steps/work-folder.ts';
 import {
   definitionOf,
   resourcesOf,
@@ -19,7 +19,7 @@ import {
   synthesize,
   type Json,
   type Synthesized,
-} from '../synth';
+} from '../synth.ts';
 
 let s: Synthesized;
 let few: Synthesized;

@@ -7,8 +7,13 @@ import { Validations } from 'aws-cdk-lib';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { createApp } from '../../../lib/app';
-import { CDK_JSON_CONTEXT, synthesize, type Synthesized, DISPOSABLE_DEV_CONTEXT } from '../synth';
+import { createApp } from '../../../lib/app.ts';
+import {
+  CDK_JSON_CONTEXT,
+  synthesize,
+  type Synthesized,
+  DISPOSABLE_DEV_CONTEXT,
+} from '../synth.ts';
 
 let s: Synthesized;
 let dev: Synthesized;

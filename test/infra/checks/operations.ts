@@ -2,10 +2,10 @@
  * SPEC 7's stages in the template, for the default stage and for a named disposable stage: names,
  * logical ids kept from before stages, and what each kind of stage keeps. Alarms: ./alarms.ts.
  */
-import { createApp } from '../../../lib/app';
+import { createApp } from '../../../lib/app.ts';
 
-import { SettingsError } from '../../../stage/settings';
-import { makeStage } from '../../../stage/stage';
+import { SettingsError } from '../../../stage/settings.ts';
+import { makeStage } from '../../../stage/stage.ts';
 import {
   bothStages,
   CDK_JSON_CONTEXT,
@@ -13,7 +13,7 @@ import {
   resourcesOf,
   scratchOutdir,
   type Synthesized,
-} from '../synth';
+} from '../synth.ts';
 
 const stages = bothStages();
 const [[, prod], [, dev]] = stages;

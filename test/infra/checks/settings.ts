@@ -1,8 +1,12 @@
 /** Deploy-time settings from CDK context: they reach the functions and CORS, and bad ones stop synth. */
 import { App } from 'aws-cdk-lib';
-import { createApp } from '../../../lib/app';
-import { DEFAULT_SETTINGS, settingsFromContext, settingsToContext } from '../../../stage/settings';
-import { stageFromContext } from '../../../stage/stage';
+import { createApp } from '../../../lib/app.ts';
+import {
+  DEFAULT_SETTINGS,
+  settingsFromContext,
+  settingsToContext,
+} from '../../../stage/settings.ts';
+import { stageFromContext } from '../../../stage/stage.ts';
 import {
   CDK_JSON_CONTEXT,
   onlyResource,
@@ -10,7 +14,7 @@ import {
   scratchOutdir,
   synthesize,
   type Synthesized,
-} from '../synth';
+} from '../synth.ts';
 
 let s: Synthesized;
 beforeAll(() => {

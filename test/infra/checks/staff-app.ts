@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { securityHeaders } from '../../../staff-app/security-headers';
-import { bothStages, onlyResource, resourcesOf, type Json } from '../synth';
+import { securityHeaders } from '../../../staff-app/security-headers.ts';
+import { bothStages, onlyResource, resourcesOf, type Json } from '../synth.ts';
 
 describe.each(bothStages())('%s', (_name, get) => {
   test('the bucket is private and only the distribution reads it, through origin access control', () => {

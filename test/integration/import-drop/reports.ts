@@ -8,15 +8,15 @@
 import { spawnSync } from 'node:child_process';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { dirname } from 'node:path';
-import { PROJECT_ROOT } from '../../../core/project-root';
-import { type Progress } from '../../../import/drop';
-import { PREFIX, reportKey, workFolder } from '../../../import/steps/work-folder';
-import { type ImportReport } from '../../../import/steps/step';
-import { IMPORT_RETENTION } from '../../../core/retention';
-import { expireImportObjects } from '../../../local/step-functions/import-bucket-lifecycle';
-import { s3Client } from '../../../local/s3/s3-client';
-import { DEMO_OBJECT_KEYS } from '../../../local/s3/s3-server';
-import { line } from '../../fixtures';
+import { PROJECT_ROOT } from '../../../core/project-root.ts';
+import { type Progress } from '../../../import/drop.ts';
+import { PREFIX, reportKey, workFolder } from '../../../import/steps/work-folder.ts';
+import { type ImportReport } from '../../../import/steps/step.ts';
+import { IMPORT_RETENTION } from '../../../core/retention.ts';
+import { expireImportObjects } from '../../../local/step-functions/import-bucket-lifecycle.ts';
+import { s3Client } from '../../../local/s3/s3-client.ts';
+import { DEMO_OBJECT_KEYS } from '../../../local/s3/s3-server.ts';
+import { line } from '../../fixtures.ts';
 import {
   cust,
   drop,
@@ -27,7 +27,7 @@ import {
   status,
   txn,
   useImportDrop,
-} from '../../support/import-drop';
+} from '../../support/import-drop.ts';
 
 useImportDrop();
 
@@ -320,7 +320,7 @@ test('no audit event carries a field of a record; npm run audit lists a record c
   const text = JSON.stringify(drop.auditEvents());
   for (const value of personal) expect(text).not.toContain(value);
 
-  const audit = spawnSync(process.execPath, ['--import', 'tsx', 'bin/audit.ts', 'customer', '41'], {
+  const audit = spawnSync(process.execPath, ['bin/audit.ts', 'customer', '41'], {
     cwd: PROJECT_ROOT,
     encoding: 'utf8',
     env: { PATH: process.env.PATH, LOCAL_DATA_DIR: dirname(drop.auditFile) },

@@ -6,9 +6,9 @@
  * and in file order. What a file does to the table and the audit: ./reports.ts.
  */
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { incomingKey, putIntoDrop } from '../../../import/drop';
-import { localStepDeps, runWorkflow } from '../../../local/step-functions/import-runner';
-import { line } from '../../fixtures';
+import { incomingKey, putIntoDrop } from '../../../import/drop.ts';
+import { localStepDeps, runWorkflow } from '../../../local/step-functions/import-runner.ts';
+import { line } from '../../fixtures.ts';
 import {
   drop,
   eventsOf,
@@ -18,7 +18,7 @@ import {
   status,
   txn,
   useImportDrop,
-} from '../../support/import-drop';
+} from '../../support/import-drop.ts';
 
 useImportDrop();
 

@@ -11,13 +11,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { importIdOf, reportKey } from '../../../import/steps/work-folder';
-import { type ImportReport } from '../../../import/steps/step';
-import { PROJECT_ROOT } from '../../../core/project-root';
-import { BASE_STACK_NAME } from '../../../stage/stage';
-import { S3RVER_CREDENTIALS, s3Client } from '../../../local/s3/s3-client';
-import { customer, line, transaction } from '../../fixtures';
-import { startFakeControlPlane } from '../../support/fake-control-plane';
+import { importIdOf, reportKey } from '../../../import/steps/work-folder.ts';
+import { type ImportReport } from '../../../import/steps/step.ts';
+import { PROJECT_ROOT } from '../../../core/project-root.ts';
+import { BASE_STACK_NAME } from '../../../stage/stage.ts';
+import { S3RVER_CREDENTIALS, s3Client } from '../../../local/s3/s3-client.ts';
+import { customer, line, transaction } from '../../fixtures.ts';
+import { startFakeControlPlane } from '../../support/fake-control-plane.ts';
 import {
   drop,
   executionFor,
@@ -25,7 +25,7 @@ import {
   startStage,
   useStageDrop,
   watchUploads,
-} from '../../support/stage-drop';
+} from '../../support/stage-drop.ts';
 
 useStageDrop();
 
@@ -42,7 +42,7 @@ describe('the command (bin/import.ts) against a deployed stack', () => {
 
   /** `npm run import -- <args>` with the AWS endpoints of the fakes and the local S3. */
   function run(args: string[]) {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/import.ts', ...args], {
+    const child = spawn(process.execPath, ['bin/import.ts', ...args], {
       cwd: PROJECT_ROOT,
       env: {
         PATH: process.env.PATH,

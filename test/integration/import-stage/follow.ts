@@ -8,13 +8,13 @@
  */
 import { jest } from '@jest/globals';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { S3_MIN_PART_BYTES, type Progress } from '../../../import/drop';
-import { importIntoStack } from '../../../import/stage-drop';
-import { importIdOf, reportKey } from '../../../import/steps/work-folder';
-import { type ImportReport } from '../../../import/steps/step';
-import { s3Client } from '../../../local/s3/s3-client';
-import { line, transaction } from '../../fixtures';
-import { type FakeExecution } from '../../support/fake-control-plane';
+import { S3_MIN_PART_BYTES, type Progress } from '../../../import/drop.ts';
+import { importIntoStack } from '../../../import/stage-drop.ts';
+import { importIdOf, reportKey } from '../../../import/steps/work-folder.ts';
+import { type ImportReport } from '../../../import/steps/step.ts';
+import { s3Client } from '../../../local/s3/s3-client.ts';
+import { line, transaction } from '../../fixtures.ts';
+import { type FakeExecution } from '../../support/fake-control-plane.ts';
 import {
   drop,
   executionFor,
@@ -27,7 +27,7 @@ import {
   startStage,
   useStageDrop,
   watchUploads,
-} from '../../support/stage-drop';
+} from '../../support/stage-drop.ts';
 
 useStageDrop();
 

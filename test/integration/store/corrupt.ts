@@ -3,9 +3,9 @@
  * layout, read through the real handlers. Import then GET: ./import.ts.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { parseExactJson, stringifyExactJson } from '../../../core/json';
-import { customer, line, transaction } from '../../fixtures';
-import { get, importLines, table, useStoreTable } from '../../support/store';
+import { parseExactJson, stringifyExactJson } from '../../../core/json.ts';
+import { customer, line, transaction } from '../../fixtures.ts';
+import { get, importLines, table, useStoreTable } from '../../support/store.ts';
 
 useStoreTable();
 

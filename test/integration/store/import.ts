@@ -6,14 +6,14 @@
 import { jest } from '@jest/globals';
 import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { parseExactJson, stringifyExactJson } from '../../../core/json';
-import { InvalidFileError } from '../../../import/importer';
-import { createLineParser } from '../../../import/records';
-import { TRANSACTION } from '../../../core/entities';
-import { MAX_ITEM_BYTES, VERSION_FOR_SIZE, itemOf, itemSize } from '../../../core/layout';
-import { createTimeCodec } from '../../../core/times';
-import { currencyLine, customer, line, riskAssessment, transaction } from '../../fixtures';
-import { get, importLines, runtimeClient, table, useStoreTable } from '../../support/store';
+import { parseExactJson, stringifyExactJson } from '../../../core/json.ts';
+import { InvalidFileError } from '../../../import/importer.ts';
+import { createLineParser } from '../../../import/records.ts';
+import { TRANSACTION } from '../../../core/entities.ts';
+import { MAX_ITEM_BYTES, VERSION_FOR_SIZE, itemOf, itemSize } from '../../../core/layout.ts';
+import { createTimeCodec } from '../../../core/times.ts';
+import { currencyLine, customer, line, riskAssessment, transaction } from '../../fixtures.ts';
+import { get, importLines, runtimeClient, table, useStoreTable } from '../../support/store.ts';
 
 useStoreTable();
 

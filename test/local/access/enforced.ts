@@ -5,8 +5,8 @@
  * changes in Cognito and in the table: ./verbs.ts.
  */
 import { rmSync } from 'node:fs';
-import { CUSTOMER_READERS_GROUP } from '../../../core/groups';
-import { startCognitoFaultProxy } from '../../support/cognito-fault-proxy';
+import { CUSTOMER_READERS_GROUP } from '../../../core/groups.ts';
+import { startCognitoFaultProxy } from '../../support/cognito-fault-proxy.ts';
 import {
   access,
   accessState,
@@ -20,7 +20,7 @@ import {
   staffUser,
   status,
   useAccessStack,
-} from '../../support/access-stack';
+} from '../../support/access-stack.ts';
 
 useAccessStack();
 

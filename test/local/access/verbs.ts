@@ -5,7 +5,7 @@
  * whose clock sets nbf, and what the API then answers: ./enforced.ts.
  */
 import { AdminGetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { CUSTOMER_READERS_GROUP } from '../../../core/groups';
+import { CUSTOMER_READERS_GROUP } from '../../../core/groups.ts';
 import {
   access,
   accessState,
@@ -21,7 +21,7 @@ import {
   stack,
   staffUser,
   useAccessStack,
-} from '../../support/access-stack';
+} from '../../support/access-stack.ts';
 
 useAccessStack();
 
