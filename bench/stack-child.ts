@@ -21,7 +21,7 @@ export async function startStackChild(processes: Processes): Promise<StackChild>
   const seed = join(WORK, 'seed.jsonl');
   writeSeedFile(seed);
   const args = ['bench/children/stack.ts', join(WORK, 'stack'), seed, join(WORK, 'bundles')];
-  const child = spawn(process.execPath, [...args], {
+  const child = spawn(process.execPath, args, {
     cwd: PROJECT_ROOT,
     env: { ...process.env, NODE_OPTIONS: '' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import {
   CreateTableCommand,
+  DeleteTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
   ListTablesCommand,
@@ -177,6 +178,37 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
   } catch (error) {
     client.destroy();
     await stop();
+    throw error;
+  }
+}
+
+/**
+ * A table of its own on a DynamoDB Local that is already running (a test run's shared one), in
+ * place of a JVM of its own: `stop` deletes the table and leaves the server running.
+ */
+export async function attachDynamoDbLocal(
+  endpoint: string,
+  tableName: string,
+): Promise<DynamoDbLocal> {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  try {
+    const tableCreated = await ensureTable(client, tableName);
+    return {
+      endpoint,
+      tableCreated,
+      client,
+      pid: undefined,
+      stop: async () => {
+        await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => {});
+        client.destroy();
+      },
+    };
+  } catch (error) {
+    client.destroy();
     throw error;
   }
 }

@@ -14,6 +14,7 @@ import {
   holdsOldLayout,
   javaOnPath,
   oldLayoutMessage,
+  attachDynamoDbLocal,
   startDynamoDbLocal,
   type DynamoDbLocal,
 } from '../dynamodb/dynamodb-local.ts';
@@ -49,6 +50,12 @@ export interface LocalStackOptions {
   ports?: { dynamoDb?: number; cognito?: number; s3?: number };
   /** Keep DynamoDB in memory (tests): nothing of the table survives stop(). */
   inMemory?: boolean;
+  /**
+   * Tests: a DynamoDB Local already running (the run's shared one) instead of a JVM of the
+   * stack's own. The stack makes its table there and deletes it at stop(); give a table name no
+   * other stack on that server uses.
+   */
+  dynamoDbEndpoint?: string;
   tableName?: string;
   bucketName?: string;
   /** Demo data imported on first start; false = none. Defaults to local/demo-data.jsonl. */
@@ -113,18 +120,21 @@ async function startEmulators(
   stoppers: (() => Promise<void>)[],
 ): Promise<Emulators> {
   const { dataDir, tableName, bucketName } = names;
+  const shared = options.dynamoDbEndpoint;
   const [dynamoDbPort, cognitoPort, s3Port, apiPort] = [
-    await choosePort(options.ports?.dynamoDb, 'DynamoDB Local'),
+    shared ? 0 : await choosePort(options.ports?.dynamoDb, 'DynamoDB Local'),
     await choosePort(options.ports?.cognito, 'the local Cognito'),
     await choosePort(options.ports?.s3, 'the local S3'),
     await choosePort(options.port, 'the API'),
   ];
   const started = await Promise.allSettled([
-    startDynamoDbLocal({
-      port: dynamoDbPort,
-      tableName,
-      ...(options.inMemory ? {} : { dbPath: join(dataDir, 'dynamodb') }),
-    }),
+    shared
+      ? attachDynamoDbLocal(shared, tableName)
+      : startDynamoDbLocal({
+          port: dynamoDbPort,
+          tableName,
+          ...(options.inMemory ? {} : { dbPath: join(dataDir, 'dynamodb') }),
+        }),
     startCognito({ port: cognitoPort, dataDir: join(dataDir, 'cognito') }),
     startS3({ port: s3Port, dataDir: s3DataDir(dataDir), bucketName }),
   ]);

@@ -19,6 +19,7 @@ import { DEMO_PASSWORD, cognitoClient, createUser } from '../../local/cognito/us
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { importHandler, startGateway, type Gateway } from '../../local/gateway/gateway.ts';
 import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
+import { onSharedDynamoDb } from '../support/shared-dynamodb.ts';
 import { BrokenPromise, runSmoke } from '../../smoke/checks.ts';
 
 const run = promisify(execFile);
@@ -44,6 +45,7 @@ beforeAll(async () => {
     port: 0,
     dataDir,
     inMemory: true,
+    ...onSharedDynamoDb(),
     env: { ...process.env, ...MANY_READS },
     log: () => undefined,
   });

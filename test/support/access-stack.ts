@@ -26,6 +26,7 @@ import {
   signInTokens,
 } from '../../local/cognito/user-pool.ts';
 import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
+import { onSharedDynamoDb } from './shared-dynamodb.ts';
 
 const run = promisify(execFile);
 
@@ -50,7 +51,13 @@ export function useAccessStack(): void {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'access-test-'));
-    stack = await startLocalStack({ port: 0, dataDir, inMemory: true, log: () => undefined });
+    stack = await startLocalStack({
+      port: 0,
+      dataDir,
+      inMemory: true,
+      ...onSharedDynamoDb(),
+      log: () => undefined,
+    });
     cognito = cognitoClient(stack.cognito.endpoint);
     sdk = await import('@aws-sdk/client-dynamodb');
     dynamoDb = new sdk.DynamoDBClient({

@@ -7,8 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../local/net.ts';
-import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { ensureTable, startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local.ts';
+import { attachDynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local.ts';
 import { SHARED_DYNAMODB_ENDPOINT } from './shared-dynamodb.ts';
 import { createDocumentClient } from '../../functions/shared/document-client.ts';
 import { importFile, type ImportOptions } from '../../import/importer.ts';
@@ -21,7 +20,7 @@ export async function startTestTable(name = 'test-table') {
   const shared = process.env[SHARED_DYNAMODB_ENDPOINT];
   const tableName = shared ? `${name}-${process.pid}-${(tables += 1)}` : name;
   const ddb = shared
-    ? await sharedTable(shared, tableName)
+    ? await attachDynamoDbLocal(shared, tableName)
     : await startDynamoDbLocal({ port: await freePort(), tableName });
   const client = createDocumentClient({
     region: 'us-east-1',
@@ -49,23 +48,6 @@ export async function startTestTable(name = 'test-table') {
       client.destroy();
       await ddb.stop();
       rmSync(files, { recursive: true, force: true });
-    },
-  };
-}
-
-/** A table made on the run's DynamoDB Local; `stop` deletes it and leaves the server running. */
-async function sharedTable(endpoint: string, tableName: string) {
-  const client = new DynamoDBClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: TEST_CREDENTIALS,
-  });
-  await ensureTable(client, tableName);
-  return {
-    endpoint,
-    stop: async () => {
-      await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => {});
-      client.destroy();
     },
   };
 }

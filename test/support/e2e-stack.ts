@@ -17,6 +17,7 @@ import { cognitoClient, DEMO_PASSWORD, signIn } from '../../local/cognito/user-p
 import { importHandler } from '../../local/gateway/gateway.ts';
 import { freePort, LOCALHOST } from '../../local/net.ts';
 import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
+import { onSharedDynamoDb } from './shared-dynamodb.ts';
 import { createDocumentClient } from '../../functions/shared/document-client.ts';
 import { customer, line, sparseCustomer, transaction } from '../fixtures.ts';
 import { createContract } from './contract.ts';
@@ -144,6 +145,7 @@ export function useApiStack(): void {
       port: apiPort,
       dataDir,
       inMemory: true,
+      ...onSharedDynamoDb(),
       seedFile,
       env: { ...MANY_READS },
       log: capture('gateway'),

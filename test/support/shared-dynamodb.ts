@@ -19,3 +19,15 @@ export async function startSharedDynamoDb(
   process.env[SHARED_DYNAMODB_ENDPOINT] = ddb.endpoint;
   return ddb;
 }
+
+let stacks = 0;
+
+/**
+ * startLocalStack's options that put a test's stack on the run's DynamoDB Local, in a table no
+ * other stack of the run uses; none outside that setup, where the stack starts its own.
+ */
+export function onSharedDynamoDb(): { dynamoDbEndpoint?: string; tableName?: string } {
+  const endpoint = process.env[SHARED_DYNAMODB_ENDPOINT];
+  if (!endpoint) return {};
+  return { dynamoDbEndpoint: endpoint, tableName: `stack-${process.pid}-${(stacks += 1)}` };
+}
