@@ -10,11 +10,8 @@ import {
   type SettingsContext,
 } from '../stage/deployed-settings.ts';
 import { settingsFromContext } from '../stage/settings.ts';
-import { BASE_STACK_NAME, flag, stageFromContext } from '../stage/stage.ts';
+import { flag, stageFromContext } from '../stage/stage.ts';
 import { ReadApiStack } from './stack.ts';
-
-/** The default stage's stack name in CloudFormation (see stage/stage.ts for named stages). */
-export const STACK_NAME = BASE_STACK_NAME;
 
 /**
  * Builds the CDK app. `bin/app.ts` and the tests both call this, so the tests check exactly what

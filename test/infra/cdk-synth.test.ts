@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { STACK_NAME } from '../../lib/app.ts';
+import { BASE_STACK_NAME } from '../../stage/stage.ts';
 import { routes } from '../../stage/routes.ts';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { DISPOSABLE_DEV_CONTEXT } from './synth.ts';
@@ -75,7 +75,7 @@ test.concurrent(
       expect(result.stderr).not.toMatch(/AwsSolutions-|Error/);
 
       const template = JSON.parse(
-        readFileSync(join(outdir, `${STACK_NAME}.template.json`), 'utf8'),
+        readFileSync(join(outdir, `${BASE_STACK_NAME}.template.json`), 'utf8'),
       ) as {
         Resources: Record<string, { Type: string; Properties: { Code?: { S3Key: string } } }>;
         Outputs: object;
@@ -135,8 +135,8 @@ test.concurrent(
         code: 0,
         stderr: '',
       });
-      expect(readdirSync(outdir)).toContain(`${STACK_NAME}-dev.template.json`);
-      expect(existsSync(join(outdir, `${STACK_NAME}.template.json`))).toBe(false);
+      expect(readdirSync(outdir)).toContain(`${BASE_STACK_NAME}-dev.template.json`);
+      expect(existsSync(join(outdir, `${BASE_STACK_NAME}.template.json`))).toBe(false);
     });
   },
   180_000,

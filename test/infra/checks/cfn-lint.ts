@@ -6,7 +6,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { STACK_NAME } from '../../../lib/app.ts';
+import { BASE_STACK_NAME } from '../../../stage/stage.ts';
 import { DISPOSABLE_DEV_CONTEXT, synthesize } from '../synth.ts';
 
 /** What cfn-lint may report: CDK's usual W3005. */
@@ -27,11 +27,11 @@ const describeWithLinter = version ? describe : describe.skip;
 
 describeWithLinter(`cfn-lint (${version ?? 'not installed'})`, () => {
   const stages = [
-    ['the default stage', {}, STACK_NAME],
+    ['the default stage', {}, BASE_STACK_NAME],
     [
       'a disposable dev stage',
       DISPOSABLE_DEV_CONTEXT,
-      `${STACK_NAME}-${DISPOSABLE_DEV_CONTEXT.stage}`,
+      `${BASE_STACK_NAME}-${DISPOSABLE_DEV_CONTEXT.stage}`,
     ],
   ] as const;
   const templateOf = (context: Record<string, unknown>, stackName: string) =>
