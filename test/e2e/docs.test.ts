@@ -13,7 +13,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { DOCS_PATH } from '../../local/gateway/docs-page.ts';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
-import { onSharedDynamoDb } from '../support/shared-dynamodb.ts';
+import { testStackOptions } from '../support/shared-dynamodb.ts';
 import {
   BROWSER_TEST_TIMEOUT_MS,
   CHROMIUM_ARGS,
@@ -32,13 +32,7 @@ describeWithBrowser('/docs in Chromium', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'docs-test-'));
     [stack, browser] = await Promise.all([
-      startLocalStack({
-        port: 0,
-        dataDir,
-        inMemory: true,
-        ...onSharedDynamoDb(),
-        log: () => undefined,
-      }),
+      startLocalStack(testStackOptions(dataDir)),
       chromium.launch({ executablePath, args: CHROMIUM_ARGS }),
     ]);
   }, BROWSER_TEST_TIMEOUT_MS);

@@ -19,7 +19,7 @@ import { DEMO_PASSWORD, cognitoClient, createUser } from '../../local/cognito/us
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { importHandler, startGateway, type Gateway } from '../../local/gateway/gateway.ts';
 import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
-import { onSharedDynamoDb } from '../support/shared-dynamodb.ts';
+import { testStackOptions } from '../support/shared-dynamodb.ts';
 import { BrokenPromise, runSmoke } from '../../smoke/checks.ts';
 
 const run = promisify(execFile);
@@ -42,12 +42,8 @@ beforeAll(async () => {
   }) as typeof process.stdout.write);
   dataDir = mkdtempSync(join(tmpdir(), 'smoke-test-'));
   stack = await startLocalStack({
-    port: 0,
-    dataDir,
-    inMemory: true,
-    ...onSharedDynamoDb(),
+    ...testStackOptions(dataDir),
     env: { ...process.env, ...MANY_READS },
-    log: () => undefined,
   });
   tokens.user = await stack.tokenFor('teller@example.com');
   tokens.reader = await stack.tokenFor('compliance@example.com');

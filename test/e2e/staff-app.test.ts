@@ -20,7 +20,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { cognitoClient, DEMO_PASSWORD } from '../../local/cognito/user-pool.ts';
 import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
-import { onSharedDynamoDb } from '../support/shared-dynamodb.ts';
+import { testStackOptions } from '../support/shared-dynamodb.ts';
 import { totpCode } from '../../sign-in/totp.ts';
 import { STAFF_APP_PATH } from '../../staff-app/files.ts';
 import { securityHeaders } from '../../staff-app/security-headers.ts';
@@ -57,13 +57,7 @@ describeWithBrowser('the staff page in Chromium', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'staff-app-test-'));
     [stack, browser] = await Promise.all([
-      startLocalStack({
-        port: 0,
-        dataDir,
-        inMemory: true,
-        ...onSharedDynamoDb(),
-        log: () => undefined,
-      }),
+      startLocalStack(testStackOptions(dataDir)),
       chromium.launch({ executablePath, args: CHROMIUM_ARGS }),
     ]);
     cognito = cognitoClient(stack.cognito.endpoint);

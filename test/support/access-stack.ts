@@ -26,7 +26,7 @@ import {
   signInTokens,
 } from '../../local/cognito/user-pool.ts';
 import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
-import { onSharedDynamoDb } from './shared-dynamodb.ts';
+import { testStackOptions } from './shared-dynamodb.ts';
 
 const run = promisify(execFile);
 
@@ -51,13 +51,7 @@ export function useAccessStack(): void {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'access-test-'));
-    stack = await startLocalStack({
-      port: 0,
-      dataDir,
-      inMemory: true,
-      ...onSharedDynamoDb(),
-      log: () => undefined,
-    });
+    stack = await startLocalStack(testStackOptions(dataDir));
     cognito = cognitoClient(stack.cognito.endpoint);
     sdk = await import('@aws-sdk/client-dynamodb');
     dynamoDb = new sdk.DynamoDBClient({

@@ -17,7 +17,7 @@ import { cognitoClient, DEMO_PASSWORD, signIn } from '../../local/cognito/user-p
 import { importHandler } from '../../local/gateway/gateway.ts';
 import { freePort, LOCALHOST } from '../../local/net.ts';
 import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
-import { onSharedDynamoDb } from './shared-dynamodb.ts';
+import { testStackOptions } from './shared-dynamodb.ts';
 import { createDocumentClient } from '../../functions/shared/document-client.ts';
 import { customer, line, sparseCustomer, transaction } from '../fixtures.ts';
 import { createContract } from './contract.ts';
@@ -142,10 +142,8 @@ export function useApiStack(): void {
     const apiPort = await freePort();
     const prismStarted = startPrism({ upstream: `http://${LOCALHOST}:${apiPort}` });
     stack = await startLocalStack({
+      ...testStackOptions(dataDir),
       port: apiPort,
-      dataDir,
-      inMemory: true,
-      ...onSharedDynamoDb(),
       seedFile,
       env: { ...MANY_READS },
       log: capture('gateway'),

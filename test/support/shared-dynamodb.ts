@@ -6,6 +6,7 @@
  */
 import { freePort } from '../../local/net.ts';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb/dynamodb-local.ts';
+import type { LocalStackOptions } from '../../local/stack/stack.ts';
 
 /** The variable that gives the workers the run's DynamoDB Local. */
 export const SHARED_DYNAMODB_ENDPOINT = 'TEST_DYNAMODB_ENDPOINT';
@@ -23,11 +24,18 @@ export async function startSharedDynamoDb(
 let stacks = 0;
 
 /**
- * startLocalStack's options that put a test's stack on the run's DynamoDB Local, in a table no
- * other stack of the run uses; none outside that setup, where the stack starts its own.
+ * A test's local stack: any free port, nothing kept, no request log, and on the run's DynamoDB
+ * Local in a table no other stack of the run uses (outside that setup, a JVM of its own).
  */
-export function onSharedDynamoDb(): { dynamoDbEndpoint?: string; tableName?: string } {
+export function testStackOptions(dataDir: string): LocalStackOptions {
   const endpoint = process.env[SHARED_DYNAMODB_ENDPOINT];
-  if (!endpoint) return {};
-  return { dynamoDbEndpoint: endpoint, tableName: `stack-${process.pid}-${(stacks += 1)}` };
+  return {
+    port: 0,
+    dataDir,
+    inMemory: true,
+    log: () => undefined,
+    ...(endpoint
+      ? { dynamoDbEndpoint: endpoint, tableName: `stack-${process.pid}-${(stacks += 1)}` }
+      : {}),
+  };
 }
