@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { line, transaction } from '../fixtures.ts';
+import { CLEAN_ENV } from '../support/clean-env.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cli-errors-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -15,7 +16,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function run(script: string, args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [script, ...args], {
     cwd: PROJECT_ROOT,
-    env: { PATH: process.env.PATH, LOCAL_DATA_DIR: dir, ...env },
+    env: { ...CLEAN_ENV, LOCAL_DATA_DIR: dir, ...env },
     encoding: 'utf8',
     timeout: 60_000,
   });

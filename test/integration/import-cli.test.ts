@@ -10,6 +10,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { customer, line, transaction } from '../fixtures.ts';
 import { startTestDrop } from '../support/drop.ts';
+import { CLEAN_ENV } from '../support/clean-env.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'import-cli-'));
 let drop: Awaited<ReturnType<typeof startTestDrop>>;
@@ -38,7 +39,7 @@ afterAll(async () => {
 function run(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, ['bin/import.ts', ...args], {
     cwd: PROJECT_ROOT,
-    env: { PATH: process.env.PATH, LOCAL_DATA_DIR: dir, ...env },
+    env: { ...CLEAN_ENV, LOCAL_DATA_DIR: dir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 60_000,
   });

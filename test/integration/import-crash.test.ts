@@ -23,6 +23,7 @@ import {
   versionOf,
   type Version,
 } from '../support/versions.ts';
+import { CLEAN_ENV } from '../support/clean-env.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'import-crash-'));
 let table: Awaited<ReturnType<typeof startTestTable>>;
@@ -55,7 +56,7 @@ function runImport(path: string, killAfterMs?: number) {
   const child = spawn(process.execPath, ['local/tools/direct-import.ts', path], {
     cwd: PROJECT_ROOT,
     env: {
-      PATH: process.env.PATH,
+      ...CLEAN_ENV,
       TABLE_NAME: table.tableName,
       DYNAMODB_ENDPOINT: table.endpoint,
     },

@@ -15,6 +15,7 @@ import { freePort } from '../../local/net.ts';
 import { startS3 } from '../../local/s3/s3-server.ts';
 import { customer, line, sparseCustomer } from '../fixtures.ts';
 import { startTestTable } from '../support/dynamodb.ts';
+import { CLEAN_ENV } from '../support/clean-env.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'million-'));
 let table: Awaited<ReturnType<typeof startTestTable>>;
@@ -73,7 +74,7 @@ test('10^6 lines, only the last one bad: nothing written, `line 1000000: ...`', 
   );
   const child = spawn(process.execPath, ['bin/import.ts', path], {
     cwd: PROJECT_ROOT,
-    env: { PATH: process.env.PATH, LOCAL_DATA_DIR: dir },
+    env: { ...CLEAN_ENV, LOCAL_DATA_DIR: dir },
   });
   let stdout = '';
   let stderr = '';

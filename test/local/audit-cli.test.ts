@@ -23,6 +23,7 @@ import {
   type LocalCognito,
 } from '../../local/cognito/user-pool.ts';
 import { AUDIT_DIR, LEGACY_AUDIT_FILE, STATE_FILE } from '../../local/stack/state.ts';
+import { CLEAN_ENV } from '../support/clean-env.ts';
 
 const run = promisify(execFile);
 const EMAIL = 'audit-reader@example.com';
@@ -118,7 +119,7 @@ afterAll(async () => {
 
 /** `node bin/audit.ts <args>`, stdout a pipe, as in a script. */
 async function audit(args: string[], dataDir = running) {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, LOCAL_DATA_DIR: dataDir };
+  const env: NodeJS.ProcessEnv = { ...CLEAN_ENV, LOCAL_DATA_DIR: dataDir };
   try {
     const { stdout, stderr } = await run(process.execPath, ['bin/audit.ts', ...args], {
       cwd: PROJECT_ROOT,
@@ -173,7 +174,7 @@ test('--table: one row per event under headings, with who, what and the outcome'
 
 test('on a terminal the table is the default', async () => {
   // script(1) gives the command a pseudo-terminal for its stdout.
-  const env = { PATH: process.env.PATH, LOCAL_DATA_DIR: running };
+  const env = { ...CLEAN_ENV, LOCAL_DATA_DIR: running };
   const command = `"${process.execPath}" bin/audit.ts customer 1`;
   const { stdout } = await run('script', ['-qec', command, '/dev/null'], {
     cwd: PROJECT_ROOT,

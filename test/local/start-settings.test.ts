@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
+import { CLEAN_ENV } from '../support/clean-env.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'start-settings-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,7 +33,7 @@ function start(env: Record<string, string>, dataDir = join(dir, 'data')): Promis
   const child = spawn(process.execPath, ['local/stack/start.ts'], {
     cwd: PROJECT_ROOT,
     env: {
-      PATH: process.env.PATH,
+      ...CLEAN_ENV,
       LOCAL_DATA_DIR: dataDir,
       PORT: '0',
       DYNAMODB_PORT: '0',

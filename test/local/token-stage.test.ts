@@ -21,6 +21,7 @@ import {
 } from '../../local/cognito/user-pool.ts';
 import { totpCode } from '../../sign-in/totp.ts';
 import { startFakeControlPlane } from '../support/fake-control-plane.ts';
+import { CLEAN_ENV } from '../support/clean-env.ts';
 
 const ENROLLED = 'enrolled@example.com';
 const NOT_ENROLLED = 'first-time@example.com';
@@ -66,7 +67,7 @@ function token(
   const child = spawn(process.execPath, ['bin/token.ts', ...args], {
     cwd: PROJECT_ROOT,
     env: {
-      PATH: process.env.PATH,
+      ...CLEAN_ENV,
       LOCAL_DATA_DIR: join(dir, 'no-local-stack'),
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',

@@ -28,6 +28,7 @@ import {
   txn,
   useImportDrop,
 } from '../../support/import-drop.ts';
+import { CLEAN_ENV } from '../../support/clean-env.ts';
 
 useImportDrop();
 
@@ -323,7 +324,7 @@ test('no audit event carries a field of a record; npm run audit lists a record c
   const audit = spawnSync(process.execPath, ['bin/audit.ts', 'customer', '41'], {
     cwd: PROJECT_ROOT,
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, LOCAL_DATA_DIR: dirname(drop.auditFile) },
+    env: { ...CLEAN_ENV, LOCAL_DATA_DIR: dirname(drop.auditFile) },
     timeout: 60_000,
   });
   expect(audit.status).toBe(0);

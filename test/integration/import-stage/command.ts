@@ -26,6 +26,7 @@ import {
   useStageDrop,
   watchUploads,
 } from '../../support/stage-drop.ts';
+import { CLEAN_ENV } from '../../support/clean-env.ts';
 
 useStageDrop();
 
@@ -45,7 +46,7 @@ describe('the command (bin/import.ts) against a deployed stack', () => {
     const child = spawn(process.execPath, ['bin/import.ts', ...args], {
       cwd: PROJECT_ROOT,
       env: {
-        PATH: process.env.PATH,
+        ...CLEAN_ENV,
         LOCAL_DATA_DIR: join(dir, 'no-local-stack'),
         AWS_REGION: 'us-east-1',
         AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
