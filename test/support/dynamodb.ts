@@ -21,7 +21,7 @@ export async function startTestTable(name = 'test-table') {
   const tableName = shared ? `${name}-${process.pid}-${(tables += 1)}` : name;
   const ddb = shared
     ? await attachDynamoDbLocal(shared, tableName)
-    : await startDynamoDbLocal({ port: await freePort(), tableName });
+    : await startDynamoDbLocal({ port: await freePort(), tableName, quickJitOnly: true });
   const client = createDocumentClient({
     region: 'us-east-1',
     endpoint: ddb.endpoint,

@@ -16,7 +16,11 @@ export async function startSharedDynamoDb(
   patterns: readonly string[],
 ): Promise<DynamoDbLocal | undefined> {
   if (patterns.length > 0 && patterns.every((p) => /^test\/unit(\/|$)/.test(p))) return undefined;
-  const ddb = await startDynamoDbLocal({ port: await freePort(), tableName: 'shared-run' });
+  const ddb = await startDynamoDbLocal({
+    port: await freePort(),
+    tableName: 'shared-run',
+    quickJitOnly: true,
+  });
   process.env[SHARED_DYNAMODB_ENDPOINT] = ddb.endpoint;
   return ddb;
 }
