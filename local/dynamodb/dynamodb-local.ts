@@ -134,12 +134,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
     clearTimeout(timer);
   };
 
-  const client = new DynamoDBClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    maxAttempts: 1,
-  });
+  const client = emulatorClient(endpoint, { maxAttempts: 1 });
 
   try {
     await waitUntil(
@@ -181,6 +176,16 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
   }
 }
 
+/** A client for the emulator: any credentials work, the database is shared. */
+function emulatorClient(endpoint: string, options: { maxAttempts?: number } = {}): DynamoDBClient {
+  return new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    ...options,
+  });
+}
+
 /**
  * A table of its own on a DynamoDB Local that is already running (a test run's shared one), in
  * place of a JVM of its own: `stop` deletes the table and leaves the server running.
@@ -189,11 +194,7 @@ export async function attachDynamoDbLocal(
   endpoint: string,
   tableName: string,
 ): Promise<DynamoDbLocal> {
-  const client = new DynamoDBClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  const client = emulatorClient(endpoint);
   try {
     const tableCreated = await ensureTable(client, tableName);
     return {
