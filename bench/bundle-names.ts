@@ -6,7 +6,7 @@
 /** The reference: only DynamoDBDocumentClient and one QueryCommand (bench/reference.ts). */
 export const REFERENCE = 'Reference';
 /**
- * The warm reference: the same client's raw Query and raw access-state UpdateItem, sent together
+ * The warm reference: the same client's raw GetItem and raw access-state UpdateItem, sent together
  * (bench/reference-read.ts); a bundle apart so that `Reference` stays the cold-start floor.
  */
 export const REFERENCE_READ = 'ReferenceRead';

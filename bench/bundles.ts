@@ -5,7 +5,7 @@
  * - `Reference`, the stock floor: bench/reference.ts (one DynamoDB Document Client, one Query)
  *   bundled as a plain project ships the stock SDK: BUNDLING without the credential alias, so
  *   with the SDK's whole default credential chain, and no source map;
- * - `ReferenceRead`, the warm reference: bench/reference-read.ts (the same client and Query, plus
+ * - `ReferenceRead`, the warm reference: bench/reference-read.ts (the same client's GetItem, plus
  *   the raw access-state UpdateItem, sent together), bundled as `Reference`; a bundle of its own,
  *   so that the floor stays one Document Client and one Query (it is not in the cold sections);
  * - `GetTransaction+maps`: the production bundle with a linked source map, run with

@@ -1,27 +1,37 @@
 /**
  * The warm reference: what a GET sends to DynamoDB, with the stock client and nothing else. The
- * raw Query of the record's item collection (bench/reference.ts, the same Document Client) and
+ * raw GetItem of the record's item (the same Document Client as bench/reference.ts) and
  * the raw access-state UpdateItem (as functions/shared/access.ts sends it: the caller's read
  * counted against the route's budget, started afresh when its slot holds an older window's
  * count), sent together in one
  * round trip (SPEC 6.1, 8). A bundle of its own (`ReferenceRead`, bench/bundles.ts), so that the
  * cold-start floor (`Reference`) stays one Document Client and one Query.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { accessStateKey, countReadRequest } from '../core/access-state.ts';
+import { ENTITIES } from '../core/entities.ts';
 import {
   READ_BUDGET_LIMITS,
   readBudgetsFromEnv,
   windowStart,
   type BudgetedEntity,
 } from '../core/read-budgets.ts';
-import { client, query } from './reference.ts';
+import { client } from './reference.ts';
 
 const { windowSeconds } = readBudgetsFromEnv(process.env);
 
-/** The route an item collection belongs to, by its partition key's prefix (core/entities.ts). */
+/** The route a record's key belongs to, by its partition key's prefix (core/entities.ts). */
 const entityOf = (pk: string): BudgetedEntity =>
-  pk.startsWith('CUS#') ? 'customer' : 'transaction';
+  pk.startsWith(ENTITIES.customer.keys.partition) ? 'customer' : 'transaction';
+
+/** The raw GetItem of one record's item, e.g. `TXN#1`. */
+const getItem = (pk: string) =>
+  client.send(
+    new GetCommand({
+      TableName: process.env.TABLE_NAME,
+      Key: { pk, sk: ENTITIES[entityOf(pk)].keys.sort },
+    }),
+  );
 
 /** The raw access-state request of `sub` reading `pk`'s route, at the largest budget allowed. */
 export const access = async (pk: string, sub: string) => {
@@ -46,16 +56,16 @@ export const access = async (pk: string, sub: string) => {
 };
 
 /**
- * The access-state request and the Query of one GET, sent together (in the handler's order:
- * functions/shared/record-handler.ts); the Query's items.
+ * The access-state request and the GetItem of one GET, sent together (in the handler's order:
+ * functions/shared/record-handler.ts); the item.
  */
 export const read = async (pk: string, sub: string) => {
-  const [, { Items }] = await Promise.all([access(pk, sub), query(pk)]);
-  return Items;
+  const [, { Item }] = await Promise.all([access(pk, sub), getItem(pk)]);
+  return Item;
 };
 
 /**
- * As a Lambda handler behind the authorizer: `pathParameters.pk` names the item collection; the
+ * As a Lambda handler behind the authorizer: `pathParameters.pk` names the record's item; the
  * access state is the caller's (`sub` claim), under a `reference:` prefix so that it is an item
  * of its own, apart from the one the production routes count on.
  */

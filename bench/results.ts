@@ -34,7 +34,7 @@ export interface Results {
     string,
     { respondedAt: Summary; requestMs: Summary; paired: { respondedAt: Paired } }
   >;
-  /** The handler against the warm reference (bench/reference-read.ts: raw Query + raw access-state UpdateItem, together). */
+  /** The handler against the warm reference (bench/reference-read.ts: raw GetItem + raw access-state UpdateItem, together). */
   warm?: Record<
     string,
     { handler: Summary; reference: Summary; cpuMicros: { handler: number; reference: number } }
@@ -51,7 +51,7 @@ export interface Results {
       overlappedGets: number;
       consistentRead: boolean;
       items: number;
-      /** Read capacity of the handler's Query, write capacity of its access-state UpdateItem. */
+      /** Read capacity of the handler's GetItem, write capacity of its access-state UpdateItem. */
       capacityUnits: number;
       writeCapacityUnits: number;
       referenceCapacityUnits: number;
@@ -140,13 +140,9 @@ export interface Results {
     importSeconds: number;
     recordsPerSecond: number;
     gets: number;
-    /** GETs that needed a second (consistent) read, and the most requests one GET took. */
-    multiRead: number;
-    maxRequests: number;
     torn: number;
     failed: number;
-    single: Summary;
-    multi: Summary | undefined;
+    latency: Summary;
   };
   throughput?: {
     target: string;

@@ -37,3 +37,18 @@ export const FILES_RETENTION = {
 
 /** An upload in parts that never completed (a killed command): its parts are billed until then. */
 export const INCOMPLETE_UPLOAD_DAYS = 1;
+
+/**
+ * How late an import may still write after its file was put (SPEC 6: the file put later wins):
+ * EventBridge retries delivering the upload's event for up to 24 hours, the workflow runs at most
+ * 12 hours (import/steps/step.ts), and Step Functions redrives an execution up to 14 days after it
+ * ended: 15.5 days, rounded up. A write later than this is refused and its import fails, saying so.
+ */
+export const IMPORT_WRITE_HORIZON_DAYS = 16;
+
+/**
+ * How long a deletion's tombstone is kept after its file was put: every earlier import's horizon
+ * (above), and a day for writes still in flight at that instant. DynamoDB's TTL then removes it,
+ * up to about two days later (an expired tombstone still refuses older writes until then).
+ */
+export const TOMBSTONE_DAYS = IMPORT_WRITE_HORIZON_DAYS + 1;

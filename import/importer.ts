@@ -4,6 +4,7 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import pLimit from 'p-limit';
+import { startVersion } from '../core/import-version.ts';
 import { createTimeCodec } from '../core/times.ts';
 import { readLines, type Line } from './lines.ts';
 import { createLineParser, type LineParser } from './records.ts';
@@ -21,8 +22,8 @@ export interface ImportOptions {
   recordsPerGroup?: number;
   /** Groups in flight at once. */
   concurrency?: number;
-  /** The clock versions are made from (tests only). */
-  now?: () => number;
+  /** The import's version; default one from its own start (core/import-version.ts). */
+  version?: string;
 }
 
 export interface ImportSummary {
@@ -30,9 +31,19 @@ export interface ImportSummary {
   records: number;
   transactions: number;
   customers: number;
-  /** Delete lines, and how many of them named a record that was not there. */
+  /** Records deleted, and how many of them were not there. */
   deletes: number;
   notFound: number;
+  /** Records (and deletions) left as a later file left them: not written. */
+  left: number;
+  /**
+   * Records (and deletions) found already written by this import (a write sent again, a part run
+   * again): done, but what they replaced is not known (counted in records or deletes, never in
+   * notFound).
+   */
+  again: number;
+  /** Records written over, or left by, a file put within the same second (S3's order decided). */
+  sameSecond: number;
 }
 
 export class InvalidFileError extends Error {
@@ -138,12 +149,21 @@ export const emptySummary = (): ImportSummary => ({
   customers: 0,
   deletes: 0,
   notFound: 0,
+  left: 0,
+  again: 0,
+  sameSecond: 0,
 });
 
 export function count(summary: ImportSummary, write: Write, written: Written): void {
+  if (written.outcome !== 'again' && written.sameSecond) summary.sameSecond += 1;
+  if (written.outcome === 'left') {
+    summary.left += 1;
+    return;
+  }
+  if (written.outcome === 'again') summary.again += 1;
   if (write.kind === 'delete') {
     summary.deletes += 1;
-    if (!written.existed) summary.notFound += 1;
+    if (written.outcome === 'written' && !written.existed) summary.notFound += 1;
   } else {
     summary.records += 1;
     summary[write.entity.name === 'transaction' ? 'transactions' : 'customers'] += 1;
@@ -162,6 +182,8 @@ export type WriteSlots = <T>(write: () => Promise<T>) => Promise<T>;
 export const writeSlots = (n: number): WriteSlots => pLimit(n);
 
 export interface WriteOptions extends WriterOptions {
+  /** Checked before each group: throws once the import may no longer write (its horizon). */
+  mayWrite?: () => void;
   recordsPerGroup?: number;
   concurrency?: number;
   /** Slots shared with other writes in this process; default `concurrency` of its own. */
@@ -183,7 +205,7 @@ export async function writeRecords(
   const { recordsPerGroup = 25, concurrency = WRITE_CONCURRENCY, onWritten = () => {} } = options;
   const slots = options.slots ?? writeSlots(concurrency);
   const summary = emptySummary();
-  const writer = { client: options.client, tableName: options.tableName, now: options.now };
+  const writer = { client: options.client, tableName: options.tableName, version: options.version };
   // The group's records at once; those written are counted and told even when another fails,
   // so that a failed import's report counts every record it wrote (SPEC 9).
   const write = async (group: Parsed[]): Promise<void> => {
@@ -204,7 +226,13 @@ export async function writeRecords(
     // The failure is noted before the slot is let go: a group still waiting is not written.
     const task: Promise<void> = slots(async () => {
       if (!failure && options.signal?.aborted) failure = { error: options.signal.reason };
-      if (!failure) await write(group).catch((error: unknown) => void (failure ??= { error }));
+      if (!failure)
+        await Promise.resolve()
+          .then(() => {
+            options.mayWrite?.();
+            return write(group);
+          })
+          .catch((error: unknown) => void (failure ??= { error }));
     }).finally(() => inFlight.delete(task));
     inFlight.add(task);
   };
@@ -227,6 +255,7 @@ export async function writeRecords(
 
 export async function importFile(path: string, options: ImportOptions): Promise<ImportSummary> {
   const { onProblem = () => {}, onProgress = () => {} } = options;
+  const version = options.version ?? startVersion();
   const parse = createLineParser(createTimeCodec(options.displayTimeZone));
 
   const { problems, records } = await validateFile(path, parse, onProblem);
@@ -240,6 +269,7 @@ export async function importFile(path: string, options: ImportOptions): Promise<
   };
   return writeRecords(parsedLines(readLines(path), parse, unexpected), {
     ...options,
+    version,
     onWritten: (group) => {
       done += group.length;
       onProgress(done, records);

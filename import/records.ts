@@ -5,14 +5,7 @@
 import { ENTITIES, type Entity, type EntityDescriptor } from '../core/entities.ts';
 import { MAX_ID } from '../core/ids.ts';
 import { parseExactJson } from '../core/json.ts';
-import {
-  MAX_ITEM_BYTES,
-  VERSION_FOR_SIZE,
-  itemOf,
-  itemSize,
-  itemSizeBound,
-  type Item,
-} from '../core/layout.ts';
+import { MAX_ITEM_BYTES, VERSION_FOR_SIZE, itemOf, itemSize, type Item } from '../core/layout.ts';
 import { timeCheck } from '../core/records.ts';
 import { integer, validate, type Problem } from '../core/schema.ts';
 import type { TimeCodec } from '../core/times.ts';
@@ -95,11 +88,8 @@ export function createLineParser(times: TimeCodec): LineParser {
     );
     if (!checked.ok) return checked;
     const record = toStored(descriptor, checked.value);
-    // SPEC 6: stored whole as one item, or refused: never cut. Counted only near the limit.
-    const size =
-      itemSizeBound(descriptor, text.length) > MAX_ITEM_BYTES
-        ? itemSize(itemOf(descriptor, record, VERSION_FOR_SIZE))
-        : 0;
+    // SPEC 6: stored whole as one item, or refused: never cut.
+    const size = itemSize(itemOf(descriptor, record, VERSION_FOR_SIZE));
     if (size > MAX_ITEM_BYTES)
       return {
         ok: false,

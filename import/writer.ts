@@ -1,23 +1,16 @@
 /**
- * Writes records so that every read stays whole (SPEC 6.1): a record is one item (core/layout.ts),
- * so one PutItem replaces it whole, and a reader sees the old record or the new one, never a
- * mix. A deletion puts a tombstone. Each put goes through on condition that the stored item is
- * older (`v < :v`), so that versions only grow and an older import never brings back what a
- * newer one wrote; a put that loses to a newer item (another import, or a clock behind) is tried
- * again with a version after that item's. The put returns the item it replaced: whether the
- * record existed, and which files it named.
+ * Writes records so that every read stays whole and the file put later wins (SPEC 6, 6.1): a
+ * record is one item (core/layout.ts), so one PutItem replaces it whole and a reader sees the old
+ * record or the new one, never a mix; a deletion puts a tombstone. Every write of one import
+ * carries that import's one version (core/import-version.ts) and goes through only over a
+ * version no higher than its own: a later file's item stays as it is, whatever order the writes
+ * land in, and a write sent again (a retry, a part or execution run again) lands the same.
+ * The put returns the item it replaced: whether the record existed, and which files it named.
  */
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EntityDescriptor } from '../core/entities.ts';
-import {
-  DELETED,
-  PARTITION_KEY,
-  VERSION,
-  itemOf,
-  newVersion,
-  tombstoneOf,
-  type Item,
-} from '../core/layout.ts';
+import { sameSecond } from '../core/import-version.ts';
+import { DELETED, PARTITION_KEY, VERSION, itemOf, tombstoneOf, type Item } from '../core/layout.ts';
 import { isUnavailable } from '../core/unavailable.ts';
 
 export type Write =
@@ -27,22 +20,32 @@ export type Write =
 export interface WriterOptions {
   client: DynamoDBDocumentClient;
   tableName: string;
-  /** The clock versions are made from (tests set one that is behind). */
-  now?: () => number;
+  /** The import's version: the same for every write of it. */
+  version: string;
 }
 
 /**
- * What a write found: whether the record was there before (a deletion of nothing is counted), and
- * the file keys its previous version named that this one does not (a deletion: all of them), with
- * their fields: files the import leaves for the operator to remove (docs/security.md).
+ * What a write found:
+ * - `written`: it replaced what was there; `existed` says whether a record was (a deletion of
+ *   nothing is counted), `filesLeft` the file keys that record named and this one does not (a
+ *   deletion: all of them), with their fields, for the operator to remove (docs/security.md);
+ * - `left`: a later file's version was stored, and stays;
+ * - `again`: this import's own version was stored (a write sent again after its answer was lost,
+ *   a part run again): done, but what it replaced the first time is not known.
+ * `sameSecond`: the other version was put within the same second (ordered by S3's sequencer).
  */
-export interface Written {
-  existed: boolean;
-  filesLeft: [field: string, key: string][];
-}
+export type Written =
+  | {
+      outcome: 'written';
+      existed: boolean;
+      filesLeft: [field: string, key: string][];
+      sameSecond: boolean;
+    }
+  | { outcome: 'left'; sameSecond: boolean }
+  | { outcome: 'again' };
 
 /** The files `old` (the item replaced) named that `write` no longer names. */
-function filesLeft(write: Write, old: Item | undefined): Written['filesLeft'] {
+function filesLeft(write: Write, old: Item | undefined): [string, string][] {
   if (old === undefined || old[DELETED] === true) return [];
   const kept = new Set(
     write.kind === 'put' ? write.entity.fileFields.map((field) => write.record[field]) : [],
@@ -54,8 +57,6 @@ function filesLeft(write: Write, old: Item | undefined): Written['filesLeft'] {
 }
 
 const MAX_ATTEMPTS = 10;
-/** Puts lost to a newer item before the import gives up on a record. */
-const MAX_FLIPS = 5;
 
 async function backoff(attempt: number): Promise<void> {
   const ms = Math.min(5000, 50 * 2 ** attempt) * (0.5 + Math.random() / 2);
@@ -74,54 +75,40 @@ async function withRetries<T>(send: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The item, if it is newer than the stored one; else the stored item's version. */
-async function put(
-  client: DynamoDBDocumentClient,
-  tableName: string,
-  item: Item,
-): Promise<{ ok: true; old: Item | undefined } | { ok: false; stored: string }> {
+/** Writes one record (or its deletion) whole, unless a later file's version is stored. */
+export async function writeRecord(options: WriterOptions, write: Write): Promise<Written> {
+  const { client, tableName, version } = options;
+  const item =
+    write.kind === 'put'
+      ? itemOf(write.entity, write.record, version)
+      : tombstoneOf(write.entity, write.id, version);
+  let old: Item | undefined;
   try {
     const result = await withRetries(() =>
       client.send(
         new PutCommand({
           TableName: tableName,
           Item: item,
-          ConditionExpression: 'attribute_not_exists(#pk) OR attribute_not_exists(#v) OR #v < :v',
+          ConditionExpression: 'attribute_not_exists(#pk) OR #v <= :v',
           ExpressionAttributeNames: { '#pk': PARTITION_KEY, '#v': VERSION },
-          ExpressionAttributeValues: { ':v': item[VERSION] },
+          ExpressionAttributeValues: { ':v': version },
           ReturnValues: 'ALL_OLD',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       ),
     );
-    return { ok: true, old: result.Attributes };
+    old = result.Attributes;
   } catch (error) {
     if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-    const stored = (error as { Item?: Record<string, { S?: string }> }).Item?.[VERSION]?.S;
-    return { ok: false, stored: stored ?? (item[VERSION] as string) };
+    const stored = (error as { Item?: Record<string, { S?: string }> }).Item?.[VERSION]?.S ?? '';
+    return { outcome: 'left', sameSecond: sameSecond(stored, version) };
   }
-}
-
-const itemFor = (write: Write, version: string): Item =>
-  write.kind === 'put'
-    ? itemOf(write.entity, write.record, version)
-    : tombstoneOf(write.entity, write.id, version);
-
-/** Writes one record (or its deletion) whole, as readers see it. */
-export async function writeRecord(options: WriterOptions, write: Write): Promise<Written> {
-  const { client, tableName, now = Date.now } = options;
-  let version = newVersion(now());
-  for (let round = 1; ; round += 1) {
-    const result = await put(client, tableName, itemFor(write, version));
-    if (result.ok)
-      return {
-        existed: result.old !== undefined && result.old[DELETED] !== true,
-        filesLeft: filesLeft(write, result.old),
-      };
-    if (round >= MAX_FLIPS)
-      throw new Error(
-        `${write.entity.name} ${write.id} was replaced by another import ${MAX_FLIPS} times while this one wrote it; run the import again`,
-      );
-    version = newVersion(now(), result.stored);
-  }
+  const oldVersion = old?.[VERSION];
+  if (oldVersion === version) return { outcome: 'again' };
+  return {
+    outcome: 'written',
+    existed: old !== undefined && old[DELETED] !== true,
+    filesLeft: filesLeft(write, old),
+    sameSecond: typeof oldVersion === 'string' && sameSecond(oldVersion, version),
+  };
 }

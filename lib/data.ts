@@ -8,7 +8,7 @@ import {
   FILES_RETENTION,
   INCOMPLETE_UPLOAD_DAYS,
 } from '../core/retention.ts';
-import { PARTITION_KEY, SORT_KEY } from '../core/layout.ts';
+import { EXPIRES_AT, PARTITION_KEY, SORT_KEY } from '../core/layout.ts';
 
 /**
  * Every bucket of the stack: no public access, SSE-S3 (S3 server access logging can deliver only
@@ -69,6 +69,8 @@ export class Data extends Construct {
       // Back-office reads are few and bursty: on-demand has no capacity to plan or to pay for
       // while idle.
       billingMode: BillingMode.PAY_PER_REQUEST,
+      // Deletions' tombstones expire once no earlier import may write (core/layout.ts).
+      timeToLiveAttribute: EXPIRES_AT,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: !disposable,
       removalPolicy: protectedRemovalPolicyFor(disposable),

@@ -281,7 +281,9 @@ export class ImportDrop extends Construct {
             requester: EventField.fromPath('$.detail.requester'),
             sourceIp: EventField.fromPath('$.detail.source-ip-address'),
             s3RequestId: EventField.fromPath('$.detail.request-id'),
+            // With the sequencer, the import's version (core/import-version.ts).
             eventTime: EventField.fromPath('$.time'),
+            sequencer: EventField.fromPath('$.detail.object.sequencer'),
           }),
         }),
       ],

@@ -81,7 +81,7 @@ const partMap = (
     ReaderConfig: { InputType: 'JSON' },
     Parameters: { Bucket: r.importBucketName, 'Key.$': '$.plan.manifestKey' },
   },
-  ItemSelector: { ...fileParameters, 'part.$': '$$.Map.Item.Value' },
+  ItemSelector: { ...fileParameters, 'version.$': '$.plan.version', 'part.$': '$$.Map.Item.Value' },
   MaxConcurrency: r.concurrency,
   ItemProcessor: {
     ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' },

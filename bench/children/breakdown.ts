@@ -22,7 +22,8 @@ const { createRuntime } = await import('../../functions/shared/runtime.ts');
 const { loadConfig } = await import('../../functions/shared/config.ts');
 const { createTableClient } = await import('../../functions/sdk/table-client.ts');
 const { TRANSACTION } = await import('../../core/entities.ts');
-const { itemOf, newVersion } = await import('../../core/layout.ts');
+const { itemOf } = await import('../../core/layout.ts');
+const { startVersion } = await import('../../core/import-version.ts');
 const { fromAttributes } = await import('../../functions/sdk/attribute-values.ts');
 const { toApiRecord } = await import('../../functions/shared/mapping.ts');
 const { stringifyExactJson } = await import('../../core/json.ts');
@@ -53,7 +54,7 @@ const out: Record<string, Record<string, number>> = {};
 for (const lines of [1, 50]) {
   const parsed = createLineParser(runtime.times)(line('transaction', transactionRecord(1, lines)));
   if (!parsed.ok || parsed.kind !== 'put') throw new Error('the generated record is invalid');
-  const wire = marshall(itemOf(TRANSACTION, parsed.record, newVersion()));
+  const wire = marshall(itemOf(TRANSACTION, parsed.record, startVersion()));
   const keys = new Set(['pk', 'sk', 'v']);
   const items = () => fromAttributes(wire, keys);
   // The access-state UpdateItem answered as for a caller with no "not before" instants.

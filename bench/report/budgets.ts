@@ -8,7 +8,7 @@ export const BUDGETS = {
   firstResponse: 0.85,
   /**
    * Warm p50 of the handler over the stock client sending the same requests concurrently (issue
-   * 16): the raw Query and the raw access-state UpdateItem (bench/reference-read.ts).
+   * 16): the raw GetItem and the raw access-state UpdateItem (bench/reference-read.ts).
    */
   warmP50: 1.1,
   /** Peak RSS importing the largest file over the smallest: "flat" memory. */

@@ -79,7 +79,7 @@ export function renderCold(r: Results): ReportPart | undefined {
   if (read)
     lines.push(
       '',
-      `The warm reference \`ReferenceRead\` (bench/reference-read.ts: the floor's client and Query plus the raw access-state UpdateItem, section 3) is a bundle of its own, ${kib(read.bytes)} KiB, so that the floor above stays one Document Client and one Query; it is not cold-started.`,
+      `The warm reference \`ReferenceRead\` (bench/reference-read.ts: the floor's client sending a raw GetItem and the raw access-state UpdateItem, section 3) is a bundle of its own, ${kib(read.bytes)} KiB, so that the floor above stays one Document Client and one Query; it is not cold-started.`,
     );
   const maps = r.cold[WITH_SOURCE_MAPS];
   const plain = r.cold.GetTransaction;

@@ -3,7 +3,7 @@ import type { Results } from '../results.ts';
 import { type BudgetRow, type ReportPart, table, x, yes } from './format.ts';
 
 /** The reference target's name: what it sends (bench/reference-read.ts). */
-export const THROUGHPUT_REFERENCE = 'reference (raw Query + access-state UpdateItem, together)';
+export const THROUGHPUT_REFERENCE = 'reference (raw GetItem + access-state UpdateItem, together)';
 
 export function renderThroughput(r: Results): ReportPart | undefined {
   if (!r.throughput) return undefined;
@@ -22,7 +22,7 @@ export function renderThroughput(r: Results): ReportPart | undefined {
     '',
     '## 4. Throughput through the local gateway',
     '',
-    `autocannon against the local API Gateway stand-in (local/gateway/gateway.ts: JWT authorizer, payload 2.0 events) on 127.0.0.1, the routes served by the production bundles, \`GET /reference/{pk}\` by the warm reference bundle \`ReferenceRead\` behind the same authorizer (bench/reference-read.ts: the stock Document Client sending the raw Query of the item collection and the raw access-state UpdateItem concurrently, as a GET sends them; the caller's access state under a \`reference:\` prefix, an item of its own); the functions run with the read budgets at 100,000 per 30 s window (as a stage sets them), so no request meets a 429 (it would count as an error); at each level ${r.config.throughputRounds} runs of ${r.config.durationSeconds} s per target, interleaved, after a ${r.config.warmupSeconds} s warm-up of each. Latency: median of the runs' p50, highest of their p99, in whole ms as autocannon reports them. Load generator, gateway and DynamoDB Local share this machine's cores. Errors count non-2xx answers, timeouts and socket errors.`,
+    `autocannon against the local API Gateway stand-in (local/gateway/gateway.ts: JWT authorizer, payload 2.0 events) on 127.0.0.1, the routes served by the production bundles, \`GET /reference/{pk}\` by the warm reference bundle \`ReferenceRead\` behind the same authorizer (bench/reference-read.ts: the stock Document Client sending the raw GetItem of the record's item and the raw access-state UpdateItem concurrently, as a GET sends them; the caller's access state under a \`reference:\` prefix, an item of its own); the functions run with the read budgets at 100,000 per 30 s window (as a stage sets them), so no request meets a 429 (it would count as an error); at each level ${r.config.throughputRounds} runs of ${r.config.durationSeconds} s per target, interleaved, after a ${r.config.warmupSeconds} s warm-up of each. Latency: median of the runs' p50, highest of their p99, in whole ms as autocannon reports them. Load generator, gateway and DynamoDB Local share this machine's cores. Errors count non-2xx answers, timeouts and socket errors.`,
     '',
     table(
       [

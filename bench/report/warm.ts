@@ -1,5 +1,5 @@
 /**
- * 3. Warm overhead: the handler against the stock client sending the same requests (the raw Query
+ * 3. Warm overhead: the handler against the stock client sending the same requests (the raw GetItem
  * and the raw access-state UpdateItem, together) in the same process.
  */
 import type { Results } from '../results.ts';
@@ -13,7 +13,7 @@ export function renderWarm(r: Results): ReportPart | undefined {
   const rows = Object.entries(r.warm).map(([name, w]) => {
     const ratio = w.handler.p50 / w.reference.p50;
     budgets.push([
-      `Warm p50, ${name}: ≤ ${BUDGETS.warmP50}× the stock client's raw Query + access-state UpdateItem, sent together`,
+      `Warm p50, ${name}: ≤ ${BUDGETS.warmP50}× the stock client's raw GetItem + access-state UpdateItem, sent together`,
       x(ratio),
       yes(ratio <= BUDGETS.warmP50),
     ]);
@@ -36,14 +36,14 @@ export function renderWarm(r: Results): ReportPart | undefined {
     '',
     '## 3. Warm overhead',
     '',
-    `The production handler (its bundle) invoked in-process for the same record again and again, ${n} times after ${r.config.warmWarmup} unmeasured invocations, alternating in the same process with the warm reference \`ReferenceRead\` (bench/reference-read.ts): the stock Document Client of the floor sending the same two requests a GET sends, the raw QueryCommand of the same item collection and the raw access-state UpdateItem (lib-dynamodb UpdateCommand, the expression of functions/shared/access.ts, its own caller's item, budget 100,000), concurrently with Promise.all, against DynamoDB Local. The functions run with the read budgets at 100,000 (as a stage sets them), so no measured GET meets a 429. The functions' log lines go to a file. CPU: the process's user + system time per call (process.cpuUsage), which other work on the machine does not inflate as much as wall time.`,
+    `The production handler (its bundle) invoked in-process for the same record again and again, ${n} times after ${r.config.warmWarmup} unmeasured invocations, alternating in the same process with the warm reference \`ReferenceRead\` (bench/reference-read.ts): the stock Document Client of the floor sending the same two requests a GET sends, the raw GetItem (lib-dynamodb GetCommand) of the same record and the raw access-state UpdateItem (lib-dynamodb UpdateCommand, the expression of functions/shared/access.ts, its own caller's item, budget 100,000), concurrently with Promise.all, against DynamoDB Local. The functions run with the read budgets at 100,000 (as a stage sets them), so no measured GET meets a 429. The functions' log lines go to a file. CPU: the process's user + system time per call (process.cpuUsage), which other work on the machine does not inflate as much as wall time.`,
     '',
     table(
       [
         'Case',
         'Handler p50 ms',
         'Handler p99 ms',
-        'Reference (Query + UpdateItem) p50 ms',
+        'Reference (GetItem + UpdateItem) p50 ms',
         'Reference p99 ms',
         'p50 ratio',
         'p99 ratio',

@@ -1,13 +1,13 @@
 /**
- * 8. GETs (readRecord, as the functions call it, requests counted) by several readers while
- * bin/import.ts replaces the same transactions again and again, 20 lines <-> 8 lines: how many
- * GETs needed more than one request, what those cost, and that none was torn.
+ * 8. GETs (readRecord, as the functions call it) by several readers while the direct import
+ * replaces the same transactions again and again, 20 lines <-> 8 lines: what they cost, and that
+ * none was torn.
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TRANSACTION } from '../../core/entities.ts';
 import { createTableClient } from '../../functions/sdk/table-client.ts';
-import { createStore } from '../../functions/shared/store.ts';
+import { createStore, type RecordStore } from '../../functions/shared/store.ts';
 import { ensureTable, type DynamoDbLocal } from '../../local/dynamodb/dynamodb-local.ts';
 import { log, WORK, type BenchConfig } from '../config.ts';
 import { line, transactionRecord } from '../generate.ts';
@@ -37,35 +37,23 @@ function writeVersions(count: number) {
 
 /** What the readers saw, as they go. */
 function readerStats() {
-  return {
-    single: [] as number[],
-    multi: [] as number[],
-    torn: 0,
-    failed: 0,
-    maxRequests: 0,
-    writing: true,
-  };
+  return { latency: [] as number[], torn: 0, failed: 0, writing: true };
 }
 type ReaderStats = ReturnType<typeof readerStats>;
 
 /** One reader: GETs of the transactions in turn until the writing stops. */
 async function read(
-  client: ReturnType<typeof createTableClient>,
-  target: { tableName: string; count: number; readers: number; k: number },
+  store: RecordStore,
+  target: { count: number; readers: number; k: number },
   expected: Map<string, number>,
   stats: ReaderStats,
 ): Promise<void> {
   for (let i = target.k; stats.writing; i += target.readers) {
     const id = BigInt(1 + (i % target.count));
-    let requests = 0;
-    const counting = { send: (command: never) => ((requests += 1), client.send(command)) };
     const started = performance.now();
     try {
-      const store = createStore(counting as never, target.tableName);
       const r = await store.readRecord(TRANSACTION, id);
-      const ms = performance.now() - started;
-      stats.maxRequests = Math.max(stats.maxRequests, requests);
-      (requests > 1 ? stats.multi : stats.single).push(ms);
+      stats.latency.push(performance.now() - started);
       const lines = (r?.transaction_currencies as unknown[] | undefined)?.length;
       if (expected.get(`${id} ${String(r?.total_amount)}`) !== lines) stats.torn += 1;
     } catch {
@@ -92,8 +80,9 @@ export async function measureReimport(
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
   const stats = readerStats();
+  const store = createStore(client, tableName);
   const reading = Array.from({ length: readers }, (_, k) =>
-    read(client, { tableName, count, readers, k }, expected, stats),
+    read(store, { count, readers, k }, expected, stats),
   );
   const started = performance.now();
   for (let round = 0; round < rounds; round += 1) {
@@ -105,19 +94,16 @@ export async function measureReimport(
   await Promise.all(reading);
   client.destroy();
   for (const file of Object.values(files)) rmSync(file, { force: true });
-  const { single, multi, maxRequests, torn, failed } = stats;
+  const { latency, torn, failed } = stats;
   return {
     records: count,
     rounds,
     readers,
     importSeconds,
     recordsPerSecond: (count * rounds) / importSeconds,
-    gets: single.length + multi.length,
-    multiRead: multi.length,
-    maxRequests,
+    gets: latency.length,
     torn,
     failed,
-    single: summarize(single),
-    multi: multi.length > 0 ? summarize(multi) : undefined,
+    latency: summarize(latency),
   };
 }

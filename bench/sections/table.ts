@@ -1,7 +1,7 @@
 /**
  * DynamoDB Local for the sections that read or import (first, warm, cost, import, reimport, drop,
  * write-part): the GET records imported, then read for a while as a GET reads them (the record's
- * Query and the access-state UpdateItem together), as the JVM compiles the hot paths of both.
+ * GetItem and the access-state UpdateItem together), as the JVM compiles the hot paths of both.
  */
 import { join } from 'node:path';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';

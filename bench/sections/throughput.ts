@@ -1,6 +1,6 @@
 /**
  * 4. The local gateway under autocannon: each route and the reference route (the stock client's
- * raw Query and raw access-state UpdateItem, sent together: bench/reference-read.ts) at each
+ * raw GetItem and raw access-state UpdateItem, sent together: bench/reference-read.ts) at each
  * concurrency, interleaved, after a warm-up of every target. Non-2xx answers count as errors.
  */
 import autocannon from 'autocannon';

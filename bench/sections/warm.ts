@@ -1,7 +1,7 @@
 /**
  * 3. Warm overhead: each production handler invoked in one process again and again, alternating
  * with the warm reference (bench/reference-read.ts: the stock Document Client sending the raw
- * Query of the same item collection and the raw access-state UpdateItem together); then where a
+ * GetItem of the same record and the raw access-state UpdateItem together); then where a
  * warm GET's own time goes.
  */
 import { spawn } from 'node:child_process';

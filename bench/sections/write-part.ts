@@ -124,6 +124,7 @@ export async function measureWritePart(
         );
       const part = {
         importId: planned.importId,
+        version: planned.version,
         bucket: s3.importBucketName,
         key: planned.key,
         versionId: event.versionId,

@@ -67,18 +67,6 @@ export class ServiceUnavailableError extends HttpError {
   }
 }
 
-/**
- * An item of the table's earlier layout, whose children were items of their own: never served
- * without them. The table is loaded again from its files (docs/operations.md); until then, 503.
- */
-export class OldLayoutError extends HttpError {
-  override readonly name = 'OldLayoutError';
-
-  constructor() {
-    super(503, 'Service unavailable', { 'Retry-After': '60' });
-  }
-}
-
 /** A stored record that does not have the shape of SPEC section 3: a 500, never a partial answer. */
 export class CorruptRecordError extends Error {
   override readonly name = 'CorruptRecordError';

@@ -6,7 +6,6 @@ import { GetItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { EntityDescriptor } from '../../core/entities.ts';
 import {
   DELETED,
-  OLD_LAYOUT_CHILD_COUNT,
   PARTITION_KEY,
   SORT_KEY,
   VERSION,
@@ -15,7 +14,7 @@ import {
 } from '../../core/layout.ts';
 import { isUnavailable } from '../../core/unavailable.ts';
 import { fromAttributes } from '../sdk/attribute-values.ts';
-import { OldLayoutError, ServiceUnavailableError } from './errors.ts';
+import { CorruptRecordError, ServiceUnavailableError } from './errors.ts';
 
 /** An item's attributes that are not fields of the record. */
 const NOT_FIELDS = new Set([PARTITION_KEY, SORT_KEY, VERSION]);
@@ -45,7 +44,9 @@ export function createStore(client: DynamoDBClient, tableName: string): RecordSt
       throw error;
     }
     if (stored === undefined || stored[DELETED]?.BOOL === true) return undefined;
-    if (stored[OLD_LAYOUT_CHILD_COUNT] !== undefined) throw new OldLayoutError();
+    // The record under another record's key is served as no other record: a 500 (SPEC 4).
+    if (stored.id?.N !== String(id))
+      throw new CorruptRecordError(`Stored ${entity.name} holds another id than its key's`);
     return fromAttributes(stored, NOT_FIELDS);
   }
 

@@ -1,5 +1,6 @@
 /** Plan: the file's SHA-256 and parts (the manifest the maps read); "import started". */
 import { HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { assertWithinHorizon, importVersion } from '../../core/import-version.ts';
 import { importAuditEvent } from '../audit.ts';
 import { DEFAULT_PART_BYTES, planParts } from '../parts.ts';
 import { uploader, type ExecutionInput, type ImportReport, type StepDeps } from './step.ts';
@@ -53,6 +54,8 @@ export async function objectKeyOf(
 
 export interface PlanResult {
   importId: string;
+  /** The import's version, from its upload (core/import-version.ts): every part writes it. */
+  version: string;
   /** The object's key as S3 stores it (the event's, decoded where it came URL-encoded). */
   key: string;
   sha256: string;
@@ -67,10 +70,16 @@ export async function plan(deps: StepDeps, event: ExecutionInput): Promise<PlanR
   const input = { ...event, key };
   const importId = importIdOf(key, input.versionId);
   const startedAt = new Date().toISOString();
+  const version = importVersion({
+    uploadedAt: event.eventTime,
+    ...(event.sequencer === undefined ? {} : { sequencer: event.sequencer }),
+    importId,
+  });
   const done = await readJson<ImportReport>(deps.s3, input.bucket, reportKey(importId));
   if (done?.outcome === 'imported')
     return {
       importId,
+      version,
       key,
       sha256: done.sha256 ?? '',
       parts: 0,
@@ -78,6 +87,8 @@ export async function plan(deps: StepDeps, event: ExecutionInput): Promise<PlanR
       startedAt: done.startedAt ?? startedAt,
       alreadyImported: true,
     };
+  // Refused as a whole, before anything is written, once deletions may have been forgotten.
+  assertWithinHorizon(version);
   const { sha256, parts } = await planParts(
     await body(deps.s3, input),
     deps.partBytes ?? DEFAULT_PART_BYTES,
@@ -95,6 +106,7 @@ export async function plan(deps: StepDeps, event: ExecutionInput): Promise<PlanR
   );
   return {
     importId,
+    version,
     key,
     sha256,
     parts: parts.length,

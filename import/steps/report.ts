@@ -86,6 +86,7 @@ async function tally(
   written: number[];
   filesLeft: string[];
   filesLeftCount: number;
+  writtenAgain: string[];
 }> {
   const indexOf = (key: string) => Number(key.slice(key.lastIndexOf('/') + 1, -'.json'.length));
   const read = pLimit(TALLY_READS);
@@ -120,15 +121,20 @@ async function tally(
   for (const part of [...written.values(), ...partial])
     for (const name of Object.keys(counts) as (keyof ImportSummary)[]) counts[name] += part[name];
   const indexes = [...written.keys()].sort((a, b) => a - b);
-  // Every part's, a part stopped half-way's too (what it saved), in file order.
-  const left = [...written.values(), ...partial]
+  // Every part's, a part stopped half-way's too (what it saved), in file order; an entry without
+  // a key is a record written again (work-folder.ts FileLeft).
+  const notes = [...written.values(), ...partial]
     .flatMap((part) => part.filesLeft ?? [])
     .sort((a, b) => a[0] - b[0]);
+  const left = notes.filter(([, key]) => key !== '');
+  const listed = (entries: typeof notes) =>
+    entries.slice(0, MAX_LISTED_PROBLEMS).map(([, , text]) => text);
   return {
     counts,
     written: indexes,
-    filesLeft: left.slice(0, MAX_LISTED_PROBLEMS).map(([, , text]) => text),
+    filesLeft: listed(left),
     filesLeftCount: left.length,
+    writtenAgain: listed(notes.filter(([, key]) => key === '')),
   };
 }
 
@@ -146,7 +152,7 @@ export async function report(deps: StepDeps, input: ReportInput): Promise<Report
   let outcome = input.outcome;
   let error = outcome === 'failed' ? failure(input.error) : undefined;
   let parts: ImportReport['parts'];
-  let filesLeft: Pick<ImportReport, 'filesLeft' | 'filesLeftCount'> = {
+  let filesLeft: Pick<ImportReport, 'filesLeft' | 'filesLeftCount' | 'writtenAgain'> = {
     filesLeft: [],
     filesLeftCount: 0,
   };
@@ -161,7 +167,11 @@ export async function report(deps: StepDeps, input: ReportInput): Promise<Report
     const found = await tally(deps, bucket, importId, outcome === 'failed');
     counts = found.counts;
     parts = { total: plan.parts, written: found.written };
-    filesLeft = { filesLeft: found.filesLeft, filesLeftCount: found.filesLeftCount };
+    filesLeft = {
+      filesLeft: found.filesLeft,
+      filesLeftCount: found.filesLeftCount,
+      ...(found.writtenAgain.length > 0 ? { writtenAgain: found.writtenAgain } : {}),
+    };
     const missing = found.written.length < plan.parts;
     if (outcome === 'imported' && missing) {
       outcome = 'failed';
@@ -173,6 +183,7 @@ export async function report(deps: StepDeps, input: ReportInput): Promise<Report
   const result: ImportReport = {
     importId,
     outcome,
+    ...(plan?.version === undefined ? {} : { version: plan.version }),
     key,
     versionId: input.versionId,
     sha256: input.sha256 ?? plan?.sha256 ?? null,

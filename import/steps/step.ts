@@ -43,7 +43,10 @@ export interface ExecutionInput {
   requester: string;
   sourceIp: string;
   s3RequestId: string;
+  /** When S3 stored the file (the event's time): with `sequencer`, the import's version. */
   eventTime: string;
+  /** S3's sequencer of the upload (hex); locally the upload's end in milliseconds, in hex. */
+  sequencer?: string;
 }
 
 export type Outcome = 'imported' | 'rejected' | 'failed';
@@ -51,6 +54,8 @@ export type Outcome = 'imported' | 'rejected' | 'failed';
 export interface ImportReport {
   importId: string;
   outcome: Outcome;
+  /** The import's version (core/import-version.ts); none when Plan did not run. */
+  version?: string;
   key: string;
   versionId: string;
   sha256: string | null;
@@ -74,6 +79,11 @@ export interface ImportReport {
    */
   filesLeft: string[];
   filesLeftCount: number;
+  /**
+   * Records found already written by this import (a write sent again, a part run again), whose
+   * earlier state is not known: the first 1,000 in file order; `counts.again` is their count.
+   */
+  writtenAgain?: string[];
   /** A failed import: what stopped it (never record data: see the Report step). */
   error?: string;
   /**
@@ -117,6 +127,8 @@ export interface StepDeps {
 /** A Map item: one part of one import. */
 export interface PartInput {
   importId: string;
+  /** The import's version: every write of it carries this one. */
+  version: string;
   bucket: string;
   key: string;
   versionId: string;

@@ -12,7 +12,7 @@ import {
   type GetObjectCommandInput,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import type { ImportSummary } from '../importer.ts';
+import { emptySummary, type ImportSummary } from '../importer.ts';
 import type { Part } from '../parts.ts';
 
 export const PREFIX = { incoming: 'incoming/', reports: 'reports/', work: 'work/' } as const;
@@ -135,14 +135,18 @@ export type PartCounts = ImportSummary & { index: number };
  * earlier attempt, so their files are known only from what that attempt saved.
  */
 export type WrittenPart = PartCounts & { filesLeft?: FileLeft[] };
-/** A file left: the record's line, the key, the report's words. */
+/**
+ * A file left: the record's line, the key, the report's words. The key is empty for a record the
+ * part found already written by its import, whose earlier files are not known (writtenAgain).
+ */
 export type FileLeft = [lineNo: number, key: string, text: string];
 
 /** A part's counts while it writes, and once it stopped (`final`). */
 export type WritingCounts = PartCounts & { final: boolean; filesLeft?: FileLeft[] };
 
 /** A part's counts, without what else its written/ and writing/ files keep. */
-export function countsOf(part: ImportSummary & { index?: number }): PartCounts {
-  const { records, transactions, customers, deletes, notFound } = part;
-  return { index: part.index ?? 0, records, transactions, customers, deletes, notFound };
+export function countsOf(part: Partial<ImportSummary> & { index?: number }): PartCounts {
+  const counts = emptySummary();
+  for (const name of Object.keys(counts) as (keyof ImportSummary)[]) counts[name] = part[name] ?? 0;
+  return { index: part.index ?? 0, ...counts };
 }

@@ -12,6 +12,7 @@ import {
   type ImportSummary,
   type Parsed,
 } from '../importer.ts';
+import { assertWithinHorizon } from '../../core/import-version.ts';
 import { storedRecords } from '../parts.ts';
 import { ImportStopped, type PartInput, type StepContext, type StepDeps } from './step.ts';
 import {
@@ -120,6 +121,8 @@ export async function writePart(
     summary = await writeRecords(await checkedRecords(deps.s3, input), {
       client: deps.client,
       tableName: deps.tableName,
+      version: input.version,
+      mayWrite: () => assertWithinHorizon(input.version),
       concurrency: deps.writeConcurrency,
       slots: deps.writeSlots,
       signal: stop.signal,
@@ -131,21 +134,32 @@ export async function writePart(
               const key = write.record[field];
               if (typeof key === 'string') named.add(key);
             }
-          for (const [field, key] of written.filesLeft) {
-            const text = fileLeftText(write, field, key);
-            left.set(text, [write.lineNo, key, text]);
+          if (written.outcome === 'again') {
+            const text = writtenAgainText(write);
+            left.set(text, [write.lineNo, '', text]);
           }
+          if (written.outcome === 'written')
+            for (const [field, key] of written.filesLeft) {
+              const text = fileLeftText(write, field, key);
+              left.set(text, [write.lineNo, key, text]);
+            }
         }
         deps.onRecordsWritten?.(group.length);
+        // A record left as a later file left it was not changed: no event of its own (the
+        // "import ended" event counts it).
         deps.audit(
-          ...group.map(({ write }) =>
-            importAuditEvent(importId, {
-              kind: 'record',
-              entity: write.entity.name,
-              recordId: write.id.toString(),
-              action: write.kind,
-              line: write.lineNo,
-            }),
+          ...group.flatMap(({ write, written }) =>
+            written.outcome === 'left'
+              ? []
+              : [
+                  importAuditEvent(importId, {
+                    kind: 'record',
+                    entity: write.entity.name,
+                    recordId: write.id.toString(),
+                    action: write.kind,
+                    line: write.lineNo,
+                  }),
+                ],
           ),
         );
       },
@@ -169,6 +183,18 @@ export async function writePart(
   // The counts alone: the Map's results stay small whatever the records named.
   return result;
 }
+
+/**
+ * A record this import had already written (a write sent again, a part run again): what it
+ * replaced then, and so the files that named, is not known.
+ */
+const writtenAgainText = (write: Parsed) =>
+  problemText(
+    write.lineNo,
+    write.kind === 'delete' ? `delete.${write.entity.name}` : `${write.entity.name}.id`,
+    `${write.entity.name} ${write.id} was found already written by this import (a write sent again): ` +
+      'whether it existed before, and which files it named, is not known',
+  );
 
 /** A file a record named before this import and no longer names, for the report. */
 const fileLeftText = (write: Parsed, field: string, key: string) =>

@@ -8,15 +8,15 @@ import { createRequire } from 'node:module';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import {
   CreateTableCommand,
+  UpdateTimeToLiveCommand,
   DeleteTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
   ListTablesCommand,
   ResourceNotFoundException,
-  ScanCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import { OLD_LAYOUT_CHILD_COUNT, PARTITION_KEY, SORT_KEY } from '../../core/layout.ts';
+import { EXPIRES_AT, PARTITION_KEY, SORT_KEY } from '../../core/layout.ts';
 import { LOCALHOST, assertPortFree, waitUntil } from '../net.ts';
 
 export const JAVA_REQUIRED =
@@ -213,7 +213,10 @@ export async function attachDynamoDbLocal(
   }
 }
 
-/** Creates the single table (pk S / sk S, on demand) when it is missing; true when created. */
+/**
+ * Creates the single table (pk S / sk S, on demand, TTL on EXPIRES_AT as in a stage) when it is
+ * missing; true when created. DynamoDB Local keeps the TTL setting but never expires an item.
+ */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<boolean> {
   try {
     await client.send(new DescribeTableCommand({ TableName: tableName }));
@@ -236,28 +239,11 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     }),
   );
   await waitUntilTableExists({ client, maxWaitTime: 30, minDelay: 1 }, { TableName: tableName });
+  await client.send(
+    new UpdateTimeToLiveCommand({
+      TableName: tableName,
+      TimeToLiveSpecification: { AttributeName: EXPIRES_AT, Enabled: true },
+    }),
+  );
   return true;
-}
-
-/**
- * Whether a table holds records in the earlier layout (each child an item of its own, the record's
- * item counting them): every such record's item has that count, so the first page of a Scan
- * finds one if the table holds any record. The API answers 503 for such a record.
- */
-export async function holdsOldLayout(client: DynamoDBClient, tableName: string): Promise<boolean> {
-  const page = await client.send(new ScanCommand({ TableName: tableName, Limit: 200 }));
-  return (page.Items ?? []).some(
-    (item) => item[OLD_LAYOUT_CHILD_COUNT] !== undefined || (item[SORT_KEY]?.S ?? '').includes('#'),
-  );
-}
-
-/** What `npm start` says of a data directory whose table holds the earlier layout. */
-export function oldLayoutMessage(dataDir: string): string {
-  return (
-    `${dataDir} holds records in the table layout of an earlier version (each currency line and ` +
-    'risk assessment an item of its own); this version keeps each record in one item, and ' +
-    'would answer 503 for those records. Move the directory aside (or delete it) and run ' +
-    '`npm start` again: the demo data is loaded anew. Then import your own files again with ' +
-    '`npm run import -- <file>`.'
-  );
 }

@@ -11,9 +11,7 @@ import type { Route } from '../../stage/routes.ts';
 import { startCognito, type LocalCognito, type TokenKind } from '../cognito/user-pool.ts';
 import {
   JAVA_REQUIRED,
-  holdsOldLayout,
   javaOnPath,
-  oldLayoutMessage,
   attachDynamoDbLocal,
   startDynamoDbLocal,
   type DynamoDbLocal,
@@ -298,8 +296,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const names = { dataDir, tableName, bucketName, displayTimeZone, env };
     const emulators = await startEmulators(options, names, stoppers);
     const { dynamoDb, cognito, s3 } = emulators;
-    if (!dynamoDb.tableCreated && (await holdsOldLayout(dynamoDb.client, tableName)))
-      throw new Error(oldLayoutMessage(dataDir));
     const seeded = await seedOnFirstStart(options, {
       dataDir,
       dynamoDb,

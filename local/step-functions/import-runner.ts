@@ -16,6 +16,7 @@
  * at that same limit, so that a step the interpreter has cut writes nothing more. As in a stage,
  * once a part has failed no other part starts.
  */
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { createHandler as checkPartHandler } from '../../functions/import-check-part.ts';
 import { createHandler as planHandler } from '../../functions/import-plan.ts';
 import { createHandler as reportHandler } from '../../functions/import-report.ts';
@@ -388,11 +389,28 @@ export async function dropFile(
           }),
       },
     );
-    const report = await runWorkflow(deps, input, options);
+    // The upload as S3 tells it, which fixes the import's version (core/import-version.ts): the
+    // local S3's time of the object, and the upload's end in milliseconds for the sequencer S3
+    // would add.
+    const sequencer = Date.now().toString(16);
+    const { LastModified } = await deps.s3.send(
+      new HeadObjectCommand({ Bucket: input.bucket, Key: input.key }),
+    );
+    const report = await runWorkflow(
+      deps,
+      { ...input, eventTime: uploadTime(LastModified), sequencer },
+      options,
+    );
     await removeWorkFiles(deps.s3, target.importBucketName, report.importId);
     return report;
   } finally {
     deps.s3.destroy();
     deps.client.destroy();
   }
+}
+
+/** The local S3's time of an upload: what fixes its import's version, never this machine's clock. */
+function uploadTime(lastModified: Date | undefined): string {
+  if (lastModified === undefined) throw new Error('the local S3 gave no time for the upload');
+  return lastModified.toISOString();
 }

@@ -16,7 +16,8 @@ import type { AuditEvent } from '../../functions/shared/audit.ts';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiHandler } from '../../functions/shared/http.ts';
 import { TRANSACTION } from '../../core/entities.ts';
-import { itemOf, keyOf, newVersion } from '../../core/layout.ts';
+import { itemOf, keyOf } from '../../core/layout.ts';
+import { startVersion } from '../../core/import-version.ts';
 import { createTimeCodec } from '../../core/times.ts';
 import { createLineParser } from '../../import/records.ts';
 import { line, transaction } from '../fixtures.ts';
@@ -44,7 +45,7 @@ beforeAll(async () => {
   await table.client.send(
     new PutCommand({
       TableName: tableName,
-      Item: itemOf(TRANSACTION, parsed.record, newVersion()),
+      Item: itemOf(TRANSACTION, parsed.record, startVersion()),
     }),
   );
   proxy = await startFaultProxy(table.endpoint);

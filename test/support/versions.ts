@@ -2,9 +2,6 @@
  * Two versions of the same records, differing in head and in children (count and ids), and a
  * check that a GET returned one of them whole: what SPEC 6.1 promises while imports run.
  */
-import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ACCESS_PARTITION_PREFIX } from '../../core/access-state.ts';
-import { ENTITIES } from '../../core/entities.ts';
 import { currencyLine, customer, line, riskAssessment, transaction } from '../fixtures.ts';
 
 export type Version = 'A' | 'B';
@@ -107,25 +104,4 @@ export function versionOf(
       sorted(ASSESSMENTS[v]),
     ) && list.every((a) => a.value === v);
   return whole ? v : undefined;
-}
-
-/**
- * Items of the table that are no record's own item nor a user's access state: the earlier
- * layout's child items, or anything else an import might leave. A record is one item
- * (core/layout.ts), so there are none.
- */
-export async function strayItems(client: DynamoDBDocumentClient, tableName: string) {
-  const own = new Set(Object.values(ENTITIES).map((entity) => entity.keys.sort));
-  let stray = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await client.send(
-      new ScanCommand({ TableName: tableName, ExclusiveStartKey: startKey, ConsistentRead: true }),
-    );
-    for (const item of page.Items ?? [])
-      if (!own.has(item.sk as string) && !(item.pk as string).startsWith(ACCESS_PARTITION_PREFIX))
-        stray += 1;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return stray;
 }

@@ -3,7 +3,8 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { fromAttributes, wrapNumber } from '../../functions/sdk/attribute-values.ts';
 import { CorruptRecordError } from '../../functions/shared/errors.ts';
 import { ENTITIES, type Entity } from '../../core/entities.ts';
-import { itemOf, newVersion, tombstoneOf } from '../../core/layout.ts';
+import { itemOf, tombstoneOf } from '../../core/layout.ts';
+import { startVersion } from '../../core/import-version.ts';
 import { createTimeCodec } from '../../core/times.ts';
 import { createLineParser } from '../../import/records.ts';
 import { currencyLine, customer, line, sparseCustomer, transaction } from '../fixtures.ts';
@@ -13,7 +14,7 @@ const parse = createLineParser(createTimeCodec('UTC'));
 function storedItems(entity: Entity, record: Record<string, unknown>) {
   const parsed = parse(line(entity, record));
   if (!parsed.ok || parsed.kind !== 'put') throw new Error('fixture is invalid');
-  return [itemOf(ENTITIES[entity], parsed.record, newVersion())];
+  return [itemOf(ENTITIES[entity], parsed.record, startVersion())];
 }
 
 describe('stored items from DynamoDB wire form', () => {
@@ -27,7 +28,7 @@ describe('stored items from DynamoDB wire form', () => {
     ],
     ['a customer with assessments', storedItems('customer', customer())],
     ['a customer whose optional fields are null', storedItems('customer', sparseCustomer())],
-    ['a tombstone', [tombstoneOf(ENTITIES.customer, 7n, newVersion())]],
+    ['a tombstone', [tombstoneOf(ENTITIES.customer, 7n, startVersion())]],
   ])('%s: the same values as the SDK unmarshall gives, integers as bigint', (_name, items) => {
     for (const item of items) {
       const wire = marshall(item) as Record<string, AttributeValue>;

@@ -6,6 +6,7 @@
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TRANSACTION } from '../../core/entities.ts';
 import { PARTITION_KEY, partitionKey } from '../../core/layout.ts';
+import { startVersion } from '../../core/import-version.ts';
 import { writeRecords, writeSlots, type Parsed } from '../../import/importer.ts';
 
 /**
@@ -42,6 +43,7 @@ async function* deletes(from: number, count: number): AsyncIterable<Parsed> {
 const options = (client: DynamoDBDocumentClient) => ({
   client,
   tableName: 'records',
+  version: startVersion(),
   recordsPerGroup: 1,
 });
 

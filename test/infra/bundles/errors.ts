@@ -12,6 +12,7 @@ import {
   readCounter,
 } from '../../../core/access-state.ts';
 import { windowStart } from '../../../core/read-budgets.ts';
+import { startVersion } from '../../../core/import-version.ts';
 import { CREDENTIALS, bundles, dir, lambdaEnv, run, table } from './setup.ts';
 
 /**
@@ -83,7 +84,6 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
     apiEvent('GET /transactions/{transaction_id}', { transaction_id: id }, claims);
 
   const CORRUPT_ID = 160;
-  const OLD_LAYOUT_ID = 161;
   const OVER_BUDGET_SUB = 'over-budget-sub';
   const HOUR = 3600;
   /** One way to make each error class happen, and what the caller or Lambda sees of it. */
@@ -152,14 +152,6 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
       status: 500,
     },
     {
-      className: 'OldLayoutError',
-      route: 'GetTransaction',
-      event: () => txn(String(OLD_LAYOUT_ID)),
-      env,
-      message: 'Service unavailable',
-      status: 503,
-    },
-    {
       className: 'TooManyRequestsError',
       route: 'GetTransaction',
       // The user whose counter (written below) is at the budget of 1 in this hour's window.
@@ -204,15 +196,13 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
             pk: { S: `TXN#${id}` },
             sk: { S: 'TXN' },
             id: { N: String(id) },
-            v: { S: '00000000000abcd' },
+            v: { S: startVersion() },
             ...more,
           },
         }),
       );
     // Without the fields of SPEC 3: the mapping refuses it (500).
     await transactionItem(CORRUPT_ID, { total_amount: { N: '1.5' } });
-    // Of the earlier layout: its item counts children kept as items of their own (503).
-    await transactionItem(OLD_LAYOUT_ID, { n: { N: '1' } });
     // A user who has read once in this hour's window and the next (the scenario may cross one).
     const window = windowStart(Math.floor(Date.now() / 1000), HOUR);
     const key = accessStateKey(OVER_BUDGET_SUB);
@@ -273,7 +263,6 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
 
   test.each([
     ['ServiceUnavailableError', 503],
-    ['OldLayoutError', 503],
     ['CorruptRecordError', 500],
   ])('%s: the request log line with status %i names it in errorName', (className, status) => {
     const requestLines = outcomes.get(className)!.logs.filter((l) => l.message === 'request');

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { importIdOf, reportKey } from '../../../import/steps/work-folder.ts';
 import { type ImportReport } from '../../../import/steps/step.ts';
+import { emptySummary } from '../../../import/importer.ts';
 import { PROJECT_ROOT } from '../../../core/project-root.ts';
 import { BASE_STACK_NAME } from '../../../stage/stage.ts';
 import { S3RVER_CREDENTIALS, s3Client } from '../../../local/s3/s3-client.ts';
@@ -137,7 +138,14 @@ describe('the command (bin/import.ts) against a deployed stack', () => {
         sha256: 'a'.repeat(64),
         startedAt: new Date().toISOString(),
         endedAt: new Date().toISOString(),
-        counts: { records: 120, transactions: 100, customers: 20, deletes: 3, notFound: 1 },
+        counts: {
+          ...emptySummary(),
+          records: 120,
+          transactions: 100,
+          customers: 20,
+          deletes: 3,
+          notFound: 1,
+        },
         problems: [],
         warnings: [],
         warningCount: 0,

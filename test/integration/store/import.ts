@@ -9,7 +9,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { parseExactJson, stringifyExactJson } from '../../../core/json.ts';
 import { InvalidFileError } from '../../../import/importer.ts';
 import { createLineParser } from '../../../import/records.ts';
-import { TRANSACTION } from '../../../core/entities.ts';
+import { ENTITIES, type Entity } from '../../../core/entities.ts';
 import { MAX_ITEM_BYTES, VERSION_FOR_SIZE, itemOf, itemSize } from '../../../core/layout.ts';
 import { createTimeCodec } from '../../../core/times.ts';
 import { currencyLine, customer, line, riskAssessment, transaction } from '../../fixtures.ts';
@@ -208,10 +208,10 @@ describe('import then GET (SPEC 3 and 6)', () => {
       })),
     });
   /** Its size as the import counts it (core/layout.ts itemSize). */
-  const sizeOf = (record: Record<string, unknown>) => {
-    const parsed = createLineParser(createTimeCodec('UTC'))(line('transaction', record));
+  const sizeOf = (record: Record<string, unknown>, entity: Entity = 'transaction') => {
+    const parsed = createLineParser(createTimeCodec('UTC'))(line(entity, record));
     if (!parsed.ok || parsed.kind !== 'put') throw new Error('over the limit already');
-    return itemSize(itemOf(TRANSACTION, parsed.record, VERSION_FOR_SIZE));
+    return itemSize(itemOf(ENTITIES[entity], parsed.record, VERSION_FOR_SIZE));
   };
 
   test("a record of exactly DynamoDB's item limit is stored whole; a byte more is refused, never cut", async () => {
@@ -231,6 +231,38 @@ describe('import then GET (SPEC 3 and 6)', () => {
       "line 1: transaction: stored as 401 KB; at most 400 KB (DynamoDB's item limit)",
     ]);
     expect((await get('transaction', '191')).status).toBe(404);
+  });
+
+  /**
+   * A customer of 1,000 risk assessments (the most a record may have), nested lists of maps with a nested map each, their
+   * grades and codes numbers of 1 to 8 digits, most of them negative; their values `pad`
+   * characters more in all.
+   */
+  const negative = (id: number, pad: number) =>
+    customer({
+      id,
+      assessment_score: -987654321,
+      customer_risk_assessments: Array.from({ length: 1000 }, (_, i) => ({
+        ...riskAssessment(id, i + 1, 'N'),
+        type: { value: -i, description: 'T' },
+        grade: i % 7 === 0 ? i : -(i * 10007),
+        value: 'p'.repeat(1 + Math.floor(pad / 1000) + (i < pad % 1000 ? 1 : 0)),
+      })),
+    });
+
+  test('negative numbers and nested lists: exactly the limit as the import counts is stored; never counted low', async () => {
+    const pad = MAX_ITEM_BYTES - sizeOf(negative(192, 0), 'customer');
+    expect(pad).toBeGreaterThan(1000);
+    expect(sizeOf(negative(192, pad), 'customer')).toBe(MAX_ITEM_BYTES);
+    // DynamoDB Local refuses an item over the limit: taken whole, the count was not low.
+    expect((await importLines([line('customer', negative(192, pad))])).problems).toEqual([]);
+    const c = await get('customer', '192');
+    expect(c.status).toBe(200);
+    expect(c.json.data.customer_risk_assessments).toHaveLength(1000);
+    const over = await importLines([line('customer', negative(193, pad + 1))]);
+    expect(over.problems).toEqual([
+      "line 1: customer: stored as 401 KB; at most 400 KB (DynamoDB's item limit)",
+    ]);
   });
 
   test('no such record is a 404 with the SPEC message', async () => {
