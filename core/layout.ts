@@ -61,7 +61,7 @@ export function tombstoneOf(entity: EntityDescriptor, id: bigint, version: strin
     ...keyOf(entity, id),
     [VERSION]: version,
     [DELETED]: true,
-    [EXPIRES_AT]: tombstoneExpiry(version),
+    [EXPIRES_AT]: BigInt(tombstoneExpiry(version)),
   };
 }
 

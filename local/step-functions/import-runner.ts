@@ -16,7 +16,6 @@
  * at that same limit, so that a step the interpreter has cut writes nothing more. As in a stage,
  * once a part has failed no other part starts.
  */
-import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { createHandler as checkPartHandler } from '../../functions/import-check-part.ts';
 import { createHandler as planHandler } from '../../functions/import-plan.ts';
 import { createHandler as reportHandler } from '../../functions/import-report.ts';
@@ -49,7 +48,7 @@ import { IMPORT_CONCURRENCY } from '../../stage/settings.ts';
 import { loadStepFunctions } from '../../functions/sdk/local-step-functions.ts';
 import { appendAuditEvents } from '../tools/audit-log.ts';
 import { EMULATOR_REQUEST_TIMEOUT_MS } from '../net.ts';
-import { s3Client } from '../s3/s3-client.ts';
+import { asS3TellsIt, s3Client } from '../s3/s3-client.ts';
 import { FUNCTION_ENV } from '../../core/function-env.ts';
 
 /** Local stand-ins for the stage's ARNs: the runner maps each Task to a handler by them. */
@@ -389,18 +388,7 @@ export async function dropFile(
           }),
       },
     );
-    // The upload as S3 tells it, which fixes the import's version (core/import-version.ts): the
-    // local S3's time of the object, and the upload's end in milliseconds for the sequencer S3
-    // would add.
-    const sequencer = Date.now().toString(16);
-    const { LastModified } = await deps.s3.send(
-      new HeadObjectCommand({ Bucket: input.bucket, Key: input.key }),
-    );
-    const report = await runWorkflow(
-      deps,
-      { ...input, eventTime: uploadTime(LastModified), sequencer },
-      options,
-    );
+    const report = await runWorkflow(deps, await asS3TellsIt(deps.s3, input), options);
     await removeWorkFiles(deps.s3, target.importBucketName, report.importId);
     return report;
   } finally {
@@ -409,8 +397,3 @@ export async function dropFile(
   }
 }
 
-/** The local S3's time of an upload: what fixes its import's version, never this machine's clock. */
-function uploadTime(lastModified: Date | undefined): string {
-  if (lastModified === undefined) throw new Error('the local S3 gave no time for the upload');
-  return lastModified.toISOString();
-}

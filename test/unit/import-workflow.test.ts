@@ -27,6 +27,7 @@ const definition = localDefinition(stage(2));
 
 const input = { bucket: 'imports', key: 'incoming/a.jsonl', versionId: 'v1' };
 const IMPORT_ID = 'import-1';
+const VERSION = '0tp6irc00000000000001A21ED73E97438db8b73523';
 
 interface Stubs {
   valid?: boolean;
@@ -49,6 +50,7 @@ async function run(stubs: Stubs = {}) {
   const handlers = {
     Plan: step('Plan', (e) => ({
       importId: IMPORT_ID,
+      version: VERSION,
       key: e.key,
       sha256: 'abc',
       parts: 2,
@@ -103,6 +105,8 @@ test('a valid file: checked, verified, written, reported as imported; no alert',
   expect(states.indexOf('WritePart')).toBeGreaterThan(states.indexOf('Verify'));
   expect(of('Report')[0]!.input.outcome).toBe('imported');
   expect(of('WritePart')[0]!.input).toMatchObject({ importId: IMPORT_ID, ...input });
+  // Every part writes the version Plan fixed from the upload.
+  expect(of('WritePart').map((c) => c.input.version)).toEqual([VERSION, VERSION]);
 });
 
 test('an invalid file: nothing written, reported as rejected, the alarm topic told its import id', async () => {
@@ -121,8 +125,11 @@ test.each(['Plan', 'CheckPart', 'Verify', 'WritePart'])(
   async (broken) => {
     const { ended, of, states } = await run({ throwIn: broken });
     expect(ended).toMatch(/^failed: .*The import was not imported whole/);
-    // The first try and the retries of States.TaskFailed (3), each recorded.
+    // The first try and the retries of States.TaskFailed (3), each recorded; a part's retries
+    // write the same version as its first try.
     expect(of(broken).length).toBeGreaterThanOrEqual(4);
+    if (broken === 'WritePart')
+      expect(new Set(of(broken).map((c) => c.input.version))).toEqual(new Set([VERSION]));
     const report = of('Report');
     expect(report).toHaveLength(1);
     expect(report[0]!.input).toMatchObject({ outcome: 'failed', ...input });
