@@ -81,6 +81,7 @@ function printReport(
 ): number {
   if (report.outcome === 'imported') {
     console.log(`Imported ${countsText(report.counts)} from ${basename(file)} into ${where}`);
+    printOrder(report.counts);
     printWarnings(report);
   } else if (report.outcome === 'rejected') {
     for (const problem of report.problems) console.error(problem);
@@ -89,14 +90,35 @@ function printReport(
     console.error(`The file has ${n} problem${n === 1 ? '' : 's'}${more}; nothing was written`);
   } else {
     console.error(`The import failed: ${report.error ?? 'see the report'}`);
+    printOrder(report.counts);
     printWarnings(report);
   }
   console.error(
-    `Report: reports/${report.importId}.json (SHA-256 ${report.sha256 ?? 'unknown'}, ${report.startedAt ?? '?'} to ${report.endedAt})`,
+    `Report: reports/${report.importId}.json (SHA-256 ${report.sha256 ?? 'unknown'}, ${report.startedAt ?? '?'} to ${report.endedAt}` +
+      `${report.version === undefined ? '' : `, version ${report.version}`})`,
   );
   if (reportFile !== undefined) console.error(`Report file: ${reportFile}`);
   if (report.outcome === 'failed') console.error(failedLine(report));
   return report.outcome === 'imported' ? 0 : 1;
+}
+
+/**
+ * What the file put later decided (SPEC 6): records a later file had written, records this import
+ * had written already (a write sent again), and uploads within the same second.
+ */
+function printOrder(counts: ImportReport['counts']): void {
+  if (counts.left > 0)
+    console.log(
+      `${plural(counts.left, 'record')} left as a later file left ${counts.left === 1 ? 'it' : 'them'}: a file put after this one had written or deleted ${counts.left === 1 ? 'it' : 'them'}`,
+    );
+  if (counts.again > 0)
+    console.log(
+      `${plural(counts.again, 'record')} found already written by this import (a write sent again): what ${counts.again === 1 ? 'it' : 'they'} replaced is not known (writtenAgain in the report)`,
+    );
+  if (counts.sameSecond > 0)
+    console.log(
+      `${plural(counts.sameSecond, 'record')} also written by a file put within the same second: S3's order of the two uploads decided which stands`,
+    );
 }
 
 /**

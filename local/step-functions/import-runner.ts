@@ -396,4 +396,3 @@ export async function dropFile(
     deps.client.destroy();
   }
 }
-

@@ -9,6 +9,7 @@
 import { setTimeout } from 'node:timers/promises';
 import type { MiddlewareStack } from '@smithy/types';
 import { incomingKey, putIntoDrop } from '../../import/drop.ts';
+import { emptySummary } from '../../import/importer.ts';
 import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner.ts';
 import { startTestDrop } from '../support/drop.ts';
 import { startReaders, type Entity } from '../support/readers.ts';
@@ -137,13 +138,21 @@ test(
         },
       });
       expect(report.outcome).toBe('imported');
+      // A part run again finds the records its first attempt wrote: done, each named in the
+      // report as written again (what it replaced the first time is not known), none "not there".
       expect(report.counts).toEqual({
+        ...emptySummary(),
         records: 40,
         transactions: 30,
         customers: 10,
         deletes: 6,
-        notFound: 0,
+        again: report.counts.again,
       });
+      expect(report.counts.again).toBeGreaterThan(0);
+      expect(report.writtenAgain).toHaveLength(report.counts.again);
+      expect(report.writtenAgain![0]).toMatch(
+        /^line \d+: (transaction\.id|customer\.id|delete\.transaction): .* was found already written by this import/,
+      );
     } finally {
       deps.s3.destroy();
       deps.client.destroy();

@@ -1,5 +1,5 @@
 /** The table and the buckets: the only copy of the business's records and files. */
-import { PARTITION_KEY, SORT_KEY } from '../../../core/layout.ts';
+import { EXPIRES_AT, PARTITION_KEY, SORT_KEY } from '../../../core/layout.ts';
 import {
   AUDIT_RETENTION_DAYS,
   FILES_RETENTION,
@@ -32,6 +32,8 @@ test('one table: pk/sk strings, on demand, PITR, deletion protection, encrypted,
       { AttributeName: SORT_KEY, AttributeType: 'S' },
     ],
     BillingMode: 'PAY_PER_REQUEST',
+    // Deletions' tombstones expire once no earlier import may write (core/import-version.ts).
+    TimeToLiveSpecification: { AttributeName: EXPIRES_AT, Enabled: true },
     PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
     DeletionProtectionEnabled: true,
     // SSEEnabled without a key: the AWS-managed KMS key aws/dynamodb.

@@ -25,7 +25,9 @@ import {
   AUDIT_RETENTION_DAYS,
   FILES_RETENTION,
   IMPORT_RETENTION,
+  IMPORT_WRITE_HORIZON_DAYS,
   INCOMPLETE_UPLOAD_DAYS,
+  TOMBSTONE_DAYS,
 } from '../../../core/retention.ts';
 import { MAX_REFRESH_TOKENS_PER_USER } from '../../../local/cognito/refresh-tokens.ts';
 import { LOCAL_AUDIT_RETENTION_DAYS } from '../../../local/tools/audit-log.ts';
@@ -213,6 +215,25 @@ const STATEMENTS: [string, string][] = [
     `uploads and work files **${IMPORT_RETENTION.filesDays} days** (an earlier version ${IMPORT_RETENTION.noncurrentDays} days), reports **${n(IMPORT_RETENTION.reportsDays)} days**`,
   ],
   ['docs/security.md', `the newest ${MAX_REFRESH_TOKENS_PER_USER} refresh tokens per user`],
+  // How late an import may write, and how long a deletion is remembered (core/retention.ts).
+  ['docs/security.md', `removed by TTL **${TOMBSTONE_DAYS} days** after its file was put`],
+  [
+    'docs/architecture.md',
+    `_How late an import may write_: ${IMPORT_WRITE_HORIZON_DAYS} days after its upload`,
+  ],
+  ['docs/architecture.md', `A tombstone expires ${TOMBSTONE_DAYS} days after its upload`],
+  [
+    'docs/import.md',
+    `A file put more than ${IMPORT_WRITE_HORIZON_DAYS} days before its import runs is refused whole`,
+  ],
+  [
+    'docs/decisions/0001-record-is-one-item.md',
+    `kept until no earlier import may write (${IMPORT_WRITE_HORIZON_DAYS} days`,
+  ],
+  [
+    'docs/decisions/0003-retry-an-import-by-putting-the-file-again.md',
+    `later than ${IMPORT_WRITE_HORIZON_DAYS} days after`,
+  ],
   ['docs/security.md', `${n(LOCAL_AUDIT_RETENTION_DAYS)} days: older day files go`],
   [
     'docs/import.md',

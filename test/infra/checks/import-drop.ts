@@ -111,6 +111,15 @@ test('an object created under incoming/ of this bucket, and only there, starts t
     's3RequestId',
   ])
     expect(template).toContain(`"${field}":`);
+  // The import's version comes from the upload as S3 tells it: the event's time and S3's
+  // sequencer (core/import-version.ts), the same on every retry and redrive of the execution.
+  const paths = targets[0].InputTransformer.InputPathsMap as Record<string, string>;
+  const pathOf = (field: string) =>
+    paths[new RegExp(`"${field}":\\s*<([^>]+)>`).exec(template)?.[1] ?? ''];
+  expect([pathOf('eventTime'), pathOf('sequencer')]).toEqual([
+    '$.time',
+    '$.detail.object.sequencer',
+  ]);
 });
 
 test("the synthesized workflow is valid Amazon States Language with the stage's concurrency and retries", () => {
