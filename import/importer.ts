@@ -205,11 +205,11 @@ export async function writeRecords(
   const { recordsPerGroup = 25, concurrency = WRITE_CONCURRENCY, onWritten = () => {} } = options;
   const slots = options.slots ?? writeSlots(concurrency);
   const summary = emptySummary();
-  const writer = { client: options.client, tableName: options.tableName, version: options.version };
   // The group's records at once; those written are counted and told even when another fails,
   // so that a failed import's report counts every record it wrote (SPEC 9).
   const write = async (group: Parsed[]): Promise<void> => {
-    const settled = await Promise.allSettled(group.map((w) => writeRecord(writer, w)));
+    options.mayWrite?.();
+    const settled = await Promise.allSettled(group.map((w) => writeRecord(options, w)));
     const done = group.flatMap((write, i) => {
       const result = settled[i]!;
       return result.status === 'fulfilled' ? [{ write, written: result.value }] : [];
@@ -226,13 +226,7 @@ export async function writeRecords(
     // The failure is noted before the slot is let go: a group still waiting is not written.
     const task: Promise<void> = slots(async () => {
       if (!failure && options.signal?.aborted) failure = { error: options.signal.reason };
-      if (!failure)
-        await Promise.resolve()
-          .then(() => {
-            options.mayWrite?.();
-            return write(group);
-          })
-          .catch((error: unknown) => void (failure ??= { error }));
+      if (!failure) await write(group).catch((error: unknown) => void (failure ??= { error }));
     }).finally(() => inFlight.delete(task));
     inFlight.add(task);
   };

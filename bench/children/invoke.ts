@@ -45,7 +45,7 @@ export type Spec =
 
 type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string }>;
 /** bench/reference-read.ts `read`: the Query's items. */
-type Read = (pk: string, sub: string) => Promise<unknown[] | undefined>;
+type Read = (pk: string, sub: string) => Promise<Record<string, unknown> | undefined>;
 
 const started = performance.now();
 const spec = JSON.parse(process.argv[2]!) as Spec;
@@ -115,9 +115,9 @@ async function warmCase(handler: Handler, read: Read, c: Case, spec: SpecOf<'war
         if (measured) handlerMs.push(performance.now() - t);
         expectOk(result, c.name);
       } else {
-        const items = await read(c.pk, c.referenceSub);
+        const item = await read(c.pk, c.referenceSub);
         if (measured) referenceMs.push(performance.now() - t);
-        if (!items?.length) throw new Error(`no items under ${c.pk}`);
+        if (!item) throw new Error(`no item under ${c.pk}`);
       }
       if (measured) {
         const used = process.cpuUsage(usage);

@@ -3,8 +3,7 @@
  * talks to it (`npm run import`'s local drop) loads neither s3rver nor the server's code.
  */
 import { join } from 'node:path';
-import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import type { ExecutionInput } from '../../import/steps/step.ts';
+import { S3Client } from '@aws-sdk/client-s3';
 
 /** s3rver's built-in account. */
 export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
@@ -29,18 +28,4 @@ export function s3Client(endpoint: string): S3Client {
  */
 export function localObjectFile(s3DataDir: string, bucket: string, key: string): string {
   return join(s3DataDir, bucket, `${key}._S3rver_object`);
-}
-
-/**
- * An upload's execution input as S3's event would carry it, which fixes the import's version
- * (core/import-version.ts): the local S3's time of the object (whole seconds, as in AWS), never
- * this machine's clock, and for the sequencer S3 adds, the upload's end in milliseconds.
- */
-export async function asS3TellsIt(s3: S3Client, input: ExecutionInput): Promise<ExecutionInput> {
-  const sequencer = Date.now().toString(16);
-  const { LastModified } = await s3.send(
-    new HeadObjectCommand({ Bucket: input.bucket, Key: input.key }),
-  );
-  if (LastModified === undefined) throw new Error('the local S3 gave no time for the upload');
-  return { ...input, eventTime: LastModified.toISOString(), sequencer };
 }

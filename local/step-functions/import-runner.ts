@@ -25,7 +25,7 @@ import { positiveFromEnv } from '../../functions/shared/import-deps.ts';
 import type { ImportAuditSink } from '../../import/audit.ts';
 import { createDocumentClient } from '../../functions/shared/document-client.ts';
 import { WRITE_CONCURRENCY, writeSlots } from '../../import/importer.ts';
-import { incomingKey, putIntoDrop, type Progress } from '../../import/drop.ts';
+import { incomingKey, type Progress } from '../../import/drop.ts';
 import { expireImportObjects, removeWorkFiles } from './import-bucket-lifecycle.ts';
 import type { Part } from '../../import/parts.ts';
 import {
@@ -48,7 +48,8 @@ import { IMPORT_CONCURRENCY } from '../../stage/settings.ts';
 import { loadStepFunctions } from '../../functions/sdk/local-step-functions.ts';
 import { appendAuditEvents } from '../tools/audit-log.ts';
 import { EMULATOR_REQUEST_TIMEOUT_MS } from '../net.ts';
-import { asS3TellsIt, s3Client } from '../s3/s3-client.ts';
+import { s3Client } from '../s3/s3-client.ts';
+import { putIntoLocalDrop } from './local-upload.ts';
 import { FUNCTION_ENV } from '../../core/function-env.ts';
 
 /** Local stand-ins for the stage's ARNs: the runner maps each Task to a handler by them. */
@@ -372,7 +373,7 @@ export async function dropFile(
   const deps = localStepDeps(target, options.partBytes);
   try {
     await expireImportObjects(deps.s3, target.importBucketName);
-    const input = await putIntoDrop(
+    const input = await putIntoLocalDrop(
       deps.s3,
       target.importBucketName,
       file,
@@ -388,7 +389,7 @@ export async function dropFile(
           }),
       },
     );
-    const report = await runWorkflow(deps, await asS3TellsIt(deps.s3, input), options);
+    const report = await runWorkflow(deps, input, options);
     await removeWorkFiles(deps.s3, target.importBucketName, report.importId);
     return report;
   } finally {

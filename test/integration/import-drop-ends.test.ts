@@ -7,7 +7,8 @@
  */
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { MiddlewareStack } from '@smithy/types';
-import { incomingKey, putIntoDrop } from '../../import/drop.ts';
+import { incomingKey } from '../../import/drop.ts';
+import { putIntoLocalDrop } from '../../local/step-functions/local-upload.ts';
 import { WRITE_STOP_MARGIN_MS } from '../../import/steps/write-part.ts';
 import { type ExecutionInput } from '../../import/steps/step.ts';
 import { writeSlots } from '../../import/importer.ts';
@@ -72,7 +73,12 @@ test('a part stopped at its time limit: the report and end event count what ever
   const file = drop.fileOf(linesOf(txnIds));
   let stoppedAt: number | undefined;
   try {
-    const input = await putIntoDrop(deps.s3, drop.target.importBucketName, file, incomingKey(file));
+    const input = await putIntoLocalDrop(
+      deps.s3,
+      drop.target.importBucketName,
+      file,
+      incomingKey(file),
+    );
     const report = await runWorkflow(deps, input, {
       concurrency: 2,
       wrap: {
@@ -132,7 +138,12 @@ test('a part whose writes keep failing: its retries spent, the report counts wha
   const txnIds = ids(72_000, 60);
   const file = drop.fileOf(linesOf(txnIds));
   try {
-    const input = await putIntoDrop(deps.s3, drop.target.importBucketName, file, incomingKey(file));
+    const input = await putIntoLocalDrop(
+      deps.s3,
+      drop.target.importBucketName,
+      file,
+      incomingKey(file),
+    );
     const report = await runWorkflow(deps, input, { concurrency: 2 });
     expect(report.outcome).toBe('failed');
     expect(report.error).toMatch(/Refused: the table refused a write/);

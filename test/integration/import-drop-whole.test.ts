@@ -8,12 +8,21 @@
  */
 import { setTimeout } from 'node:timers/promises';
 import type { MiddlewareStack } from '@smithy/types';
-import { incomingKey, putIntoDrop } from '../../import/drop.ts';
+import { incomingKey } from '../../import/drop.ts';
+import { putIntoLocalDrop } from '../../local/step-functions/local-upload.ts';
 import { emptySummary } from '../../import/importer.ts';
 import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner.ts';
 import { startTestDrop } from '../support/drop.ts';
 import { startReaders, type Entity } from '../support/readers.ts';
-import { range, targetsOf, versionLines, versionOf, type Version } from '../support/versions.ts';
+import { IMPORT_WRITE_HORIZON_DAYS } from '../../core/retention.ts';
+import {
+  range,
+  targetsOf,
+  transactionLine,
+  versionLines,
+  versionOf,
+  type Version,
+} from '../support/versions.ts';
 
 let drop: Awaited<ReturnType<typeof startTestDrop>>;
 let readers: Awaited<ReturnType<typeof startReaders>>;
@@ -78,19 +87,46 @@ test(
     const [a, b] = await Promise.all([
       drop.drop(file(versionLines(set, 'A')), { partBytes: 2000, concurrency: 2 }),
       drop.drop(file(versionLines(set, 'B')), { partBytes: 2000, concurrency: 2 }),
-    ]);
+    ]).finally(() => readersRun.stop());
     const seen = await readersRun.stop();
     console.log(`import-drop two at once: ${JSON.stringify(seen)}`);
     expect([a.outcome, b.outcome]).toEqual(['imported', 'imported']);
     expect(seen).toMatchObject({ torn: 0, errors: 0 });
     expect(seen.reads).toBeGreaterThan(20);
+    // The file put later (the higher version) wins every record, whatever order writes landed in.
+    const later: Version = b.version! > a.version! ? 'B' : 'A';
     for (const [entity, id] of targetsOf(set)) {
       const r = await readers.get(entity, id);
-      expect(versionOf(entity, r.data)).toBeDefined();
+      expect(versionOf(entity, r.data)).toBe(later);
     }
   },
   TEST_TIMEOUT_MS,
 );
+
+test('a file put longer ago than deletions are remembered is refused whole, saying why', async () => {
+  const deps = localStepDeps(drop.target);
+  try {
+    const path = drop.fileOf(file([transactionLine(7001, 'A')]));
+    const input = await putIntoLocalDrop(
+      deps.s3,
+      drop.target.importBucketName,
+      path,
+      incomingKey(path),
+    );
+    const putAt = new Date(Date.now() - (IMPORT_WRITE_HORIZON_DAYS + 1) * 24 * 3600 * 1000);
+    const report = await runWorkflow(deps, { ...input, eventTime: putAt.toISOString() });
+    expect(report.outcome).toBe('failed');
+    expect(report.error).toBe(
+      `ImportVersionError: the file was put at ${putAt.toISOString().slice(0, 19)}.000Z, more than ${IMPORT_WRITE_HORIZON_DAYS} days ago: ` +
+        'deletions are remembered only that long, so nothing of it is written; put the file again to import it',
+    );
+    expect(report.counts).toEqual(emptySummary());
+  } finally {
+    deps.s3.destroy();
+    deps.client.destroy();
+  }
+  expect((await readers.get('transaction', 7001)).status).toBe(404);
+});
 
 test(
   'a part whose writer is killed half-way is retried by the engine: same end state, no torn read',
@@ -118,7 +154,7 @@ test(
     let retried = 0;
     try {
       const path = drop.fileOf(file(versionLines(set, 'B')));
-      const input = await putIntoDrop(
+      const input = await putIntoLocalDrop(
         deps.s3,
         drop.target.importBucketName,
         path,
@@ -154,6 +190,8 @@ test(
         /^line \d+: (transaction\.id|customer\.id|delete\.transaction): .* was found already written by this import/,
       );
     } finally {
+      // Stopped whatever the import did: readers left running would keep the run from ending.
+      await readersRun.stop();
       deps.s3.destroy();
       deps.client.destroy();
     }

@@ -6,7 +6,8 @@
  * and in file order. What a file does to the table and the audit: ./reports.ts.
  */
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { incomingKey, putIntoDrop } from '../../../import/drop.ts';
+import { incomingKey } from '../../../import/drop.ts';
+import { putIntoLocalDrop } from '../../../local/step-functions/local-upload.ts';
 import { localStepDeps, runWorkflow } from '../../../local/step-functions/import-runner.ts';
 import { line } from '../../fixtures.ts';
 import {
@@ -26,7 +27,12 @@ test('the same object version run again (a repeated event, a redrive) is the sam
   const deps = localStepDeps(drop.target);
   try {
     const path = drop.fileOf(file([line('transaction', txn(51))]));
-    const input = await putIntoDrop(deps.s3, drop.target.importBucketName, path, incomingKey(path));
+    const input = await putIntoLocalDrop(
+      deps.s3,
+      drop.target.importBucketName,
+      path,
+      incomingKey(path),
+    );
     const first = await runWorkflow(deps, input);
     const again = await runWorkflow(deps, input);
     expect(again).toEqual(first);
