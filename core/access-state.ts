@@ -1,6 +1,6 @@
 /**
  * Where a staff user's access state lives (SPEC 8): one item per user in the records' own table,
- * so that a GET's Query of the record and its access-state request go to the same table.
+ * so that a GET's GetItem of the record and its access-state request go to the same table.
  *
  * | pk           | sk       | attribute                | written by       | meaning                                                                      |
  * |--------------|----------|--------------------------|------------------|------------------------------------------------------------------------------|

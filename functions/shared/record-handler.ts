@@ -18,7 +18,7 @@ export function recordHandler<R>(entity: EntityDescriptor<R>, runtime: Runtime):
       // SPEC 3.3: anything but a canonical id up to 2^53-1 is a 400.
       if (id === undefined) throw new BadRequestError(`Invalid ${entity.name} id`);
       // SPEC 6.1, 8: the access state and the record in one round trip. The access verdict
-      // comes first: a refused read returns nothing of what the Query brought.
+      // comes first: a refused read returns nothing of what the GetItem brought.
       const [access, stored] = await Promise.allSettled([
         runtime.access.check(caller, entity),
         runtime.store.readRecord(entity, id),
