@@ -88,15 +88,23 @@ const email = string({
 });
 const codedValue = object({ value: int, description: text });
 const flag = integer(0n, 1n);
-const dateOfBirth = string({
+/** Said of a time in the right format that names no day or time of the calendar (2023-02-30). */
+const NOT_IN_CALENDAR =
+  'is not a date and time of the calendar: no such day, or no such time of day';
+const dateOfBirthFormat = string({
   pattern: /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$/,
-  // Reject impossible dates such as 1990-02-30, which Date would roll over.
-  valid: (s) => {
-    const date = new Date(s.slice(0, 23) + 'Z');
-    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 19) === s.slice(0, 19);
-  },
   expected: 'an ISO 8601 UTC time with microseconds, e.g. "1990-05-14T00:00:00.000000Z"',
 });
+/** The format, then the calendar: 1990-02-30 (which Date would roll over) names no day. */
+const dateOfBirth: Check = (value, path, problems) => {
+  const before = problems.length;
+  dateOfBirthFormat(value, path, problems);
+  if (problems.length > before || typeof value !== 'string') return value;
+  const date = new Date(`${value.slice(0, 23)}Z`);
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 19) !== value.slice(0, 19))
+    problems.push({ path, reason: NOT_IN_CALENDAR });
+  return value;
+};
 
 /** Times come in as wall time in the display zone on import (given its codec), and as UTC in the table. */
 export function timeCheck(codec?: TimeCodec): Check {
@@ -114,7 +122,7 @@ function wallTime(codec: TimeCodec): Check {
   const zone = `the display time zone (${codec.timeZone})`;
   const reasons = {
     format: `is in the wrong format: must be "${WALL_TIME_FORMAT}", the wall time in ${zone}, e.g. "2023-09-15 10:01:02"`,
-    calendar: 'is not a date and time of the calendar: no such day, or no such time of day',
+    calendar: NOT_IN_CALENDAR,
     skipped: `does not exist in ${zone}: its clocks skip it (a daylight-saving change)`,
   };
   return (value, path, problems) => {

@@ -218,8 +218,31 @@ describe('import line validation (SPEC 3 and 6)', () => {
     );
     expect(problems).toEqual([
       'customer.tin: must be a string',
-      'customer.date_of_birth: must be an ISO 8601 UTC time with microseconds, e.g. "1990-05-14T00:00:00.000000Z"',
+      'customer.date_of_birth: is not a date and time of the calendar: no such day, or no such time of day',
       "customer.customer_risk_assessments[0].customer_id: must equal the customer's id",
+    ]);
+  });
+
+  test.each([
+    [
+      '1990-05-14',
+      'must be an ISO 8601 UTC time with microseconds, e.g. "1990-05-14T00:00:00.000000Z"',
+    ],
+    [
+      '1990-02-29T00:00:00.000000Z',
+      'is not a date and time of the calendar: no such day, or no such time of day',
+    ],
+    [
+      '1990-04-31T00:00:00.000000Z',
+      'is not a date and time of the calendar: no such day, or no such time of day',
+    ],
+    [
+      '1990-05-14T24:00:00.000000Z',
+      'is not a date and time of the calendar: no such day, or no such time of day',
+    ],
+  ])('a date of birth %p: %s, quoting no value', (date_of_birth, reason) => {
+    expect(problemsOf(line('customer', customer({ date_of_birth })))).toEqual([
+      `customer.date_of_birth: ${reason}`,
     ]);
   });
 
