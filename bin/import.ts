@@ -84,10 +84,11 @@ function printReport(
     printOrder(report.counts);
     printWarnings(report);
   } else if (report.outcome === 'rejected') {
-    for (const problem of report.problems) console.error(problem);
+    printFirst(report.problems);
     const n = report.problemCount;
-    const more = n > report.problems.length ? ` (the first ${report.problems.length} listed)` : '';
-    console.error(`The file has ${n} problem${n === 1 ? '' : 's'}${more}; nothing was written`);
+    console.error(
+      `The file has ${n} problem${n === 1 ? '' : 's'}${shown(report.problems.length, n)}; nothing was written`,
+    );
   } else {
     console.error(`The import failed: ${report.error ?? 'see the report'}`);
     printOrder(report.counts);
@@ -127,21 +128,37 @@ function printOrder(counts: ImportReport['counts']): void {
  */
 function printWarnings(report: ImportReport): void {
   const left = report.filesLeftCount ?? 0;
-  for (const line of report.filesLeft ?? []) console.error(`note: ${line}`);
+  printFirst(report.filesLeft ?? [], 'note: ');
   if (left > 0)
     console.error(
       `${left} file${left === 1 ? '' : 's'} no longer named by ${left === 1 ? 'its record' : 'their records'}` +
-        `${left > report.filesLeft.length ? ` (the first ${report.filesLeft.length} listed)` : ''}: ` +
+        `${shown(report.filesLeft.length, left)}: ` +
         'remove each from the files bucket unless another record names it (docs/security.md)',
     );
   const n = report.warningCount ?? 0;
   if (n === 0) return;
-  for (const warning of report.warnings) console.error(`warning: ${warning}`);
-  const more = n > report.warnings.length ? ` (the first ${report.warnings.length} listed)` : '';
+  printFirst(report.warnings, 'warning: ');
   console.error(
-    `${n} file${n === 1 ? '' : 's'} named by records ${n === 1 ? 'is' : 'are'} not in the files bucket${more}: ` +
+    `${n} file${n === 1 ? '' : 's'} named by records ${n === 1 ? 'is' : 'are'} not in the files bucket${shown(report.warnings.length, n)}: ` +
       'the records are imported; their links answer 404 until the files are put there',
   );
+}
+
+/**
+ * How many lines of a list the terminal shows: the report (whose place the last lines give) holds
+ * them all, or its first 1,000 and their count.
+ */
+const TERMINAL_LINES = 10;
+
+function printFirst(lines: string[], prefix = ''): void {
+  for (const line of lines.slice(0, TERMINAL_LINES)) console.error(`${prefix}${line}`);
+}
+
+/** What the lines printed are of the list, when not all of it. */
+function shown(listed: number, total: number): string {
+  const printed = Math.min(listed, TERMINAL_LINES);
+  if (printed === total) return '';
+  return ` (the first ${printed} shown; the report lists ${listed === total ? 'every one' : `the first ${listed}`})`;
 }
 
 /** An import that ended without a report: what happened, and what to do, on stderr. */

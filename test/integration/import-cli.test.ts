@@ -27,6 +27,7 @@ beforeAll(async () => {
       importBucketName: drop.s3.importBucketName,
       displayTimeZone: 'Asia/Manila',
       s3DataDir: drop.s3DataDir,
+      bucketName: drop.s3.bucketName,
     }),
   );
 }, 90_000);
@@ -107,6 +108,22 @@ test('issue 30: the local report is named by its file on this machine, which hol
     problems: ['line 1: transaction.rate: is not a known field'],
   });
 });
+
+test('a file naming 2,000 files not put: ten warnings on the terminal, every one in the report', async () => {
+  const r = await runImport(
+    Array.from({ length: 2000 }, (_, i) =>
+      line('transaction', transaction({ id: 600001 + i, signature: `signatures/never-${i}.png` })),
+    ),
+  );
+  expect(r.status).toBe(0);
+  const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning: '));
+  expect(warnings).toHaveLength(10);
+  expect(r.stderr).toContain(
+    '2000 files named by records are not in the files bucket (the first 10 shown; the report lists the first 1000): ',
+  );
+  const reportFile = /^Report file: (.+)$/m.exec(r.stderr)![1]!;
+  expect(JSON.parse(readFileSync(reportFile, 'utf8'))).toMatchObject({ warningCount: 2000 });
+}, 120_000);
 
 test('TABLE_NAME is refused, with the way to a deployed stage', async () => {
   const r = await runImport([line('transaction', transaction({ id: 521 }))], {
