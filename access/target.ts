@@ -17,6 +17,8 @@ export interface AccessTarget {
   readonly tableName: string;
   /** For the operator: which stack this is, e.g. "user pool eu-west-1_abc, table t". */
   readonly where: string;
+  /** The local stack: Cognito sends no mail, so the command says what it would. */
+  readonly local: boolean;
   destroy(): void;
 }
 
@@ -36,6 +38,7 @@ function make(
   dynamoDb: DynamoDBClient,
   tableName: string,
   where: string,
+  local: boolean,
 ): AccessTarget {
   return {
     cognito,
@@ -44,6 +47,7 @@ function make(
     dynamoDb,
     tableName,
     where,
+    local,
     destroy: () => {
       cognito.destroy();
       dynamoDb.destroy();
@@ -67,6 +71,7 @@ export function accessTarget(env: NodeJS.ProcessEnv = process.env): AccessTarget
       new DynamoDBClient({ region, endpoint: env.DYNAMODB_ENDPOINT, ...io }),
       env.TABLE_NAME,
       `user pool ${env.USER_POOL_ID}, table ${env.TABLE_NAME} (${region})`,
+      false,
     );
   }
   return localAccessTarget(env);
@@ -97,5 +102,6 @@ export function localAccessTarget(env: NodeJS.ProcessEnv = process.env): AccessT
     new DynamoDBClient({ ...local, endpoint: dynamoDbEndpoint }),
     tableName,
     `the local stack (user pool ${cognito.userPoolId}, table ${tableName})`,
+    true,
   );
 }

@@ -1,15 +1,17 @@
 /**
- * `npm run access -- revoke|offboard|enable <user>` and
- * `npm run access -- remove-group|add-group <user> <group>` (SPEC 8): ends (or gives back) a staff
- * user's access in the local stack, or in a deployed stage when USER_POOL_ID and TABLE_NAME are
- * set (docs/operations.md, offboarding). The logic is in access/.
+ * `npm run access -- add <e-mail> [--group <group>]`, `revoke|offboard|enable <user>` and
+ * `remove-group|add-group <user> <group>` (SPEC 8): gives a staff user access, ends it or gives it
+ * back, in the local stack, or in a deployed stage when USER_POOL_ID and TABLE_NAME are set
+ * (docs/operations.md, offboarding). The logic is in access/.
  */
+import { AddRefusedError, addUser } from '../access/add-user.ts';
 import { accessTarget, TargetError } from '../access/target.ts';
 import { UnknownUserError } from '../access/resolve-user.ts';
 import { GROUP_VERBS, runVerb, VerbIncompleteError, VERBS, type Verb } from '../access/verbs.ts';
 
 const USAGE =
-  'usage: npm run access -- revoke <user> | offboard <user> | enable <user>\n' +
+  'usage: npm run access -- add <e-mail> [--group <group>]\n' +
+  '                        | revoke <user> | offboard <user> | enable <user>\n' +
   '                        | remove-group <user> <group> | add-group <user> <group>\n' +
   '  <user>: a Cognito username or e-mail address. The local stack, or a deployed stage with\n' +
   '  USER_POOL_ID, TABLE_NAME and AWS_REGION set (stack outputs UserPoolId and TableName).';
@@ -20,10 +22,14 @@ function fail(message: string, status = 1): never {
 }
 
 const [verb, user, group, ...rest] = process.argv.slice(2);
-if (verb !== undefined && !(VERBS as readonly string[]).includes(verb))
+const adding = verb === 'add';
+if (verb !== undefined && !adding && !(VERBS as readonly string[]).includes(verb))
   fail(`unknown verb ${JSON.stringify(verb)}\n${USAGE}`, 2);
 if (!verb || !user || user.startsWith('-')) fail(USAGE, 2);
-if (GROUP_VERBS.includes(verb as Verb) ? !group || rest.length > 0 : group !== undefined)
+if (adding) {
+  if (group !== undefined && (group !== '--group' || rest.length !== 1 || rest[0]!.startsWith('-')))
+    fail(USAGE, 2);
+} else if (GROUP_VERBS.includes(verb as Verb) ? !group || rest.length > 0 : group !== undefined)
   fail(USAGE, 2);
 
 let target;
@@ -34,10 +40,19 @@ try {
   throw error;
 }
 try {
-  const lines = await runVerb(target, { verb: verb as Verb, user, group });
+  const lines = adding
+    ? await addUser(target, user, rest[0])
+    : await runVerb(target, { verb: verb as Verb, user, group });
   process.stdout.write(`${lines.join('\n')}\n`);
 } catch (error) {
-  if (error instanceof UnknownUserError) fail(`${error.message}; nothing was changed`);
+  if (error instanceof UnknownUserError || error instanceof AddRefusedError)
+    fail(`${error.message}; nothing was changed`);
+  if (adding && error instanceof VerbIncompleteError) {
+    process.stdout.write(`${error.done.join('\n')}\n`);
+    fail(
+      `INCOMPLETE: ${error.message}\naccess: complete it with: npm run access -- add-group ${user} ${rest[0]}`,
+    );
+  }
   if (error instanceof VerbIncompleteError) {
     // What was done on stdout as on success; what was not, on stderr.
     process.stdout.write(`${error.done.join('\n')}\n`);

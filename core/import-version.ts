@@ -22,6 +22,8 @@ const TIME_CHARS = 7;
 const SEQUENCER_CHARS = 24;
 const ID_CHARS = 12;
 export const IMPORT_VERSION_LENGTH = TIME_CHARS + SEQUENCER_CHARS + ID_CHARS;
+/** A version as long as every version: what the import sizes a record with before writing it. */
+export const VERSION_FOR_SIZE = 'z'.repeat(IMPORT_VERSION_LENGTH);
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

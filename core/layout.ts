@@ -20,7 +20,6 @@
  *   (import/writer.ts).
  */
 import type { EntityDescriptor } from './entities.ts';
-import { IMPORT_VERSION_LENGTH, tombstoneExpiry } from './import-version.ts';
 
 export const PARTITION_KEY = 'pk';
 export const SORT_KEY = 'sk';
@@ -44,9 +43,6 @@ export function keyOf(entity: EntityDescriptor, id: bigint): Item {
   return { [PARTITION_KEY]: partitionKey(entity, id), [SORT_KEY]: entity.keys.sort };
 }
 
-/** A version as long as every version: what the import sizes a record with before writing it. */
-export const VERSION_FOR_SIZE = 'z'.repeat(IMPORT_VERSION_LENGTH);
-
 /** The item that stores a record (its children already in ascending id order). */
 export function itemOf(entity: EntityDescriptor, record: Item, version: string): Item {
   return { ...keyOf(entity, record.id as bigint), ...record, [VERSION]: version };
@@ -54,14 +50,20 @@ export function itemOf(entity: EntityDescriptor, record: Item, version: string):
 
 /**
  * The item of a deleted record: a version, so that no earlier import can bring it back while one
- * may still write, and its expiry after that.
+ * may still write, and when DynamoDB's TTL may remove it after that (epoch seconds:
+ * ./import-version.ts tombstoneExpiry).
  */
-export function tombstoneOf(entity: EntityDescriptor, id: bigint, version: string): Item {
+export function tombstoneOf(
+  entity: EntityDescriptor,
+  id: bigint,
+  version: string,
+  expiresAt: number,
+): Item {
   return {
     ...keyOf(entity, id),
     [VERSION]: version,
     [DELETED]: true,
-    [EXPIRES_AT]: BigInt(tombstoneExpiry(version)),
+    [EXPIRES_AT]: BigInt(expiresAt),
   };
 }
 

@@ -5,7 +5,8 @@
 import { ENTITIES, type Entity, type EntityDescriptor } from '../core/entities.ts';
 import { MAX_ID } from '../core/ids.ts';
 import { parseExactJson } from '../core/json.ts';
-import { MAX_ITEM_BYTES, VERSION_FOR_SIZE, itemOf, itemSize, type Item } from '../core/layout.ts';
+import { VERSION_FOR_SIZE } from '../core/import-version.ts';
+import { MAX_ITEM_BYTES, itemOf, itemSize, type Item } from '../core/layout.ts';
 import { timeCheck } from '../core/records.ts';
 import { integer, validate, type Problem } from '../core/schema.ts';
 import type { TimeCodec } from '../core/times.ts';

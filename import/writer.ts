@@ -9,7 +9,7 @@
  */
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EntityDescriptor } from '../core/entities.ts';
-import { sameSecond } from '../core/import-version.ts';
+import { sameSecond, tombstoneExpiry } from '../core/import-version.ts';
 import { DELETED, PARTITION_KEY, VERSION, itemOf, tombstoneOf, type Item } from '../core/layout.ts';
 import { isUnavailable } from '../core/unavailable.ts';
 
@@ -81,7 +81,7 @@ export async function writeRecord(options: WriterOptions, write: Write): Promise
   const item =
     write.kind === 'put'
       ? itemOf(write.entity, write.record, version)
-      : tombstoneOf(write.entity, write.id, version);
+      : tombstoneOf(write.entity, write.id, version, tombstoneExpiry(version));
   let old: Item | undefined;
   try {
     const result = await withRetries(() =>

@@ -74,6 +74,8 @@ interface CommandOptions {
   dataDir?: string;
   /** The machine's clock this far off, in ms (test/support/skewed-clock.ts). */
   clockSkewMs?: number;
+  /** Variables set for the command (a deployed stage's, say), after the local ones are cleared. */
+  env?: Record<string, string>;
 }
 
 /** `node bin/<name>.ts <args>` against this test's stack, as `npm run <name>` runs it. */
@@ -84,6 +86,7 @@ export async function command(
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, LOCAL_DATA_DIR: options.dataDir ?? dataDir };
   for (const name of ['NODE_OPTIONS', 'USER_POOL_ID', 'TABLE_NAME']) delete env[name];
+  Object.assign(env, options.env);
   const preload: string[] = [];
   if (options.clockSkewMs !== undefined) {
     env.CLOCK_SKEW_MS = String(options.clockSkewMs);

@@ -4,7 +4,10 @@
  * changes nothing, usage errors, and `npm run token` for an offboarded user. When a step fails,
  * whose clock sets nbf, and what the API then answers: ./enforced.ts.
  */
-import { AdminGetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AdminGetUserCommand,
+  InitiateAuthCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { CUSTOMER_READERS_GROUP } from '../../../core/groups.ts';
 import {
   access,
@@ -212,5 +215,81 @@ describe('in Cognito and in the table', () => {
     const token = await command('token', [teller]);
     expect(token.code).toBe(0);
     expect(claims(token.stdout.trim()).iat).toEqual(expect.any(Number));
+  });
+});
+
+describe('add: a staff user by one command', () => {
+  /** The first sign-in's answer: Cognito asks for a new password before anything else. */
+  const firstSignIn = (email: string, password: string) =>
+    cognito.send(
+      new InitiateAuthCommand({
+        AuthFlow: 'USER_PASSWORD_AUTH',
+        ClientId: stack.cognito.clientId,
+        AuthParameters: { USERNAME: email, PASSWORD: password },
+      }),
+    );
+
+  test('locally: created, the temporary password printed, in the group; the first sign-in sets a password', async () => {
+    const email = 'added.reader@example.com';
+    const result = await access('add', email, '--group', CUSTOMER_READERS_GROUP);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain(`add: user ${email} created in the local stack`);
+    expect(result.stdout).toContain(`added to group ${CUSTOMER_READERS_GROUP}`);
+    const password = /^Temporary password \(the first sign-in sets a new one\): (\S+)$/m.exec(
+      result.stdout,
+    )![1]!;
+    expect(password.length).toBeGreaterThanOrEqual(12);
+    const { Username } = await cognito.send(
+      new AdminGetUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: email }),
+    );
+    expect(await groupsOf(Username!)).toEqual([CUSTOMER_READERS_GROUP]);
+    expect((await firstSignIn(email, password)).ChallengeName).toBe('NEW_PASSWORD_REQUIRED');
+  });
+
+  test('an existing user, an unknown group or no e-mail address: refused, nothing changed', async () => {
+    const user = await staffUser('already.here@example.com');
+    const before = await snapshot();
+    for (const [args, message] of [
+      [[user.email], `${user.email} is already a user of user pool`],
+      [
+        ['new.person@example.com', '--group', 'no-such-group'],
+        'No group no-such-group in user pool',
+      ],
+      [['not-an-address'], '"not-an-address" is not an e-mail address'],
+    ] as const) {
+      const result = await access('add', ...args);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(message);
+      expect(result.stderr).toContain('nothing was changed');
+    }
+    expect(await snapshot()).toEqual(before);
+    expect((await access('add', 'x@example.com', '--grup', 'g')).code).toBe(2);
+  });
+
+  test('in a stage: through the user pool API, Cognito e-mails the temporary password', async () => {
+    const email = 'stage.teller@example.com';
+    const result = await command('access', ['add', email], {
+      env: {
+        USER_POOL_ID: stack.cognito.userPoolId,
+        TABLE_NAME: stack.tableName,
+        AWS_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: 'local',
+        AWS_SECRET_ACCESS_KEY: 'local',
+        // The SDK's own setting for a service's endpoint: the stage path, against the local pool.
+        AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: stack.cognito.endpoint,
+        DYNAMODB_ENDPOINT: stack.dynamoDbEndpoint,
+      },
+    });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain(
+      `add: user ${email} created in user pool ${stack.cognito.userPoolId}`,
+    );
+    expect(result.stdout).toContain('the temporary password was e-mailed to that address');
+    expect(result.stdout).not.toContain('Temporary password');
+    const user = await cognito.send(
+      new AdminGetUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: email }),
+    );
+    expect(user.UserStatus).toBe('FORCE_CHANGE_PASSWORD');
   });
 });
