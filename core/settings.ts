@@ -5,8 +5,8 @@
 
 /** Lifetime of presigned file URLs, seconds (SPEC 3.4). */
 export const URL_TTL_SECONDS = { default: 300, min: 1, max: 3600 } as const;
-/** Display time zone (SPEC 3.5). */
-export const DEFAULT_TIME_ZONE = 'UTC';
+/** Display time zone (SPEC 3.5): the business is in the Philippines. */
+export const DEFAULT_TIME_ZONE = 'Asia/Manila';
 
 export function isUrlTtl(seconds: number): boolean {
   return (
@@ -19,12 +19,11 @@ export const URL_TTL_RULE = `an integer from ${URL_TTL_SECONDS.min} to ${URL_TTL
 export const TIME_ZONE_RULE = 'an IANA time zone such as UTC or Asia/Manila';
 
 /**
- * An IANA zone Intl knows. UTC is always valid; checking it would load Intl's zone data for
- * nothing, which costs a function a measurable share of its cold start (core/times.ts,
- * docs/performance.md).
+ * An IANA zone Intl knows. UTC and the default are always valid; checking them would load Intl's
+ * zone data at init for nothing (core/times.ts, docs/performance.md).
  */
 export function isTimeZone(zone: string): boolean {
-  if (zone === DEFAULT_TIME_ZONE) return true;
+  if (zone === 'UTC' || zone === DEFAULT_TIME_ZONE) return true;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
     return true;

@@ -25,8 +25,10 @@ import { S3RVER_CREDENTIALS } from '../s3/s3-client.ts';
 import { withoutEmpty } from './start-settings.ts';
 import {
   assertNotRunning,
+  keepZone,
   localAuditDir,
   removeOwnLocalState,
+  SEED_MARKER,
   writeLocalState,
   type LocalState,
 } from './state.ts';
@@ -35,7 +37,6 @@ import { DEFAULT_TIME_ZONE } from '../../core/settings.ts';
 
 export const DEFAULT_TABLE_NAME = 'currency-exchange';
 export const DEMO_DATA_FILE = join(PROJECT_ROOT, 'local', 'demo-data.jsonl');
-const SEED_MARKER = 'seeded.json';
 /** The local S3's objects, under the data directory (state.json names it for the tools). */
 const s3DataDir = (dataDir: string) => join(dataDir, 's3');
 
@@ -296,6 +297,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const names = { dataDir, tableName, bucketName, displayTimeZone, env };
     const emulators = await startEmulators(options, names, stoppers);
     const { dynamoDb, cognito, s3 } = emulators;
+    keepZone(dataDir, displayTimeZone, dynamoDb.tableCreated);
     const seeded = await seedOnFirstStart(options, {
       dataDir,
       dynamoDb,

@@ -15,8 +15,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
+import { DEFAULT_TIME_ZONE } from '../../core/settings.ts';
 
 export const STATE_FILE = 'state.json';
+/** Written once the demo data is loaded, so that it is loaded only on a first start. */
+export const SEED_MARKER = 'seeded.json';
 /** The local stack's audit trail (SPEC 8): a directory of day files (local/tools/audit-log.ts). */
 export const AUDIT_DIR = 'audit';
 /** The trail as one file, written before issue 30; still read by `npm run audit`, never written. */
@@ -233,4 +236,33 @@ function elsewhereHint(dataDir: string, home: string): string {
   return set.length === 1
     ? `; one is running with its data elsewhere: set ${set[0]}`
     : `; some are running with their data elsewhere: set one of ${set.join(', ')}`;
+}
+
+/** The zone a data directory's records were read in (SPEC 3.5), kept beside them. */
+const ZONE_FILE = 'display-time-zone';
+/** What a data directory made before its zone was kept was read in: the default then. */
+const EARLIER_DEFAULT_ZONE = 'UTC';
+
+/**
+ * Times are read in the display zone at import and shown in it: records imported in one zone and
+ * shown in another would show other times. A table this start made takes the zone it is given;
+ * one kept from an earlier start must be shown in the zone it was read in.
+ */
+export function keepZone(dataDir: string, zone: string, freshTable: boolean): void {
+  const file = join(dataDir, ZONE_FILE);
+  const kept = freshTable
+    ? undefined
+    : existsSync(file)
+      ? readFileSync(file, 'utf8').trim()
+      : existsSync(join(dataDir, SEED_MARKER))
+        ? EARLIER_DEFAULT_ZONE
+        : undefined;
+  if (kept !== undefined && kept !== zone)
+    throw new Error(
+      `${dataDir} holds records whose times were read in ${kept}, not ${zone} (DISPLAY_TIME_ZONE, ` +
+        `default ${DEFAULT_TIME_ZONE}). Start with DISPLAY_TIME_ZONE=${kept} to keep them as they ` +
+        `are, or move ${dataDir} aside (or delete it) to start afresh in ${zone} and import your ` +
+        'files again.',
+    );
+  writeFileSync(file, `${zone}\n`);
 }

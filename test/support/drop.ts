@@ -3,6 +3,7 @@
  * import bucket, an audit file, and `drop`, which puts lines into the drop as `npm run import`
  * does and runs the workflow in this process (local/step-functions/import-runner.ts).
  */
+import { DEFAULT_TIME_ZONE } from '../../core/settings.ts';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +25,7 @@ export async function startTestDrop() {
     importBucketName: s3.importBucketName,
     dynamoDbEndpoint: table.endpoint,
     tableName: table.tableName,
-    displayTimeZone: 'UTC',
+    displayTimeZone: DEFAULT_TIME_ZONE,
     auditFile,
   };
   let files = 0;
@@ -50,7 +51,7 @@ export async function startTestDrop() {
       dropFile(
         {
           ...target,
-          displayTimeZone: options.displayTimeZone ?? 'UTC',
+          displayTimeZone: options.displayTimeZone ?? DEFAULT_TIME_ZONE,
           ...(options.checkFiles ? { filesBucketName: s3.bucketName } : {}),
         },
         fileOf(content),

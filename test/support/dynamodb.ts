@@ -3,6 +3,7 @@
  * (./shared-dynamodb.ts), named apart from every other file's; or, run outside that setup, on a
  * DynamoDB Local of its own.
  */
+import { DEFAULT_TIME_ZONE } from '../../core/settings.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,12 +38,18 @@ export async function startTestTable(name = 'test-table') {
     client,
     /**
      * Imports these lines of an import file (SPEC 6) as `npm run import` does: written to a file,
-     * read back by the import, times in UTC unless the options say otherwise.
+     * read back by the import, times in the default zone (as the functions show them) unless the
+     * options say otherwise.
      */
     importLines: (lines: readonly string[], options: Partial<ImportOptions> = {}) => {
       const file = join(files, `import-${(imports += 1)}.jsonl`);
       writeFileSync(file, `${lines.join('\n')}\n`);
-      return importFile(file, { client, tableName, displayTimeZone: 'UTC', ...options });
+      return importFile(file, {
+        client,
+        tableName,
+        displayTimeZone: DEFAULT_TIME_ZONE,
+        ...options,
+      });
     },
     stop: async () => {
       client.destroy();

@@ -3,8 +3,11 @@ import { ConfigError, loadConfig } from '../../functions/shared/config.ts';
 const base = { TABLE_NAME: 't', BUCKET_NAME: 'b', AWS_REGION: 'us-east-1' };
 
 describe('configuration', () => {
-  test('defaults: 300 s URLs shown in UTC', () => {
-    expect(loadConfig(base)).toMatchObject({ signatureUrlTtlSeconds: 300, displayTimeZone: 'UTC' });
+  test('defaults: 300 s URLs shown in Asia/Manila (SPEC 3.5)', () => {
+    expect(loadConfig(base)).toMatchObject({
+      signatureUrlTtlSeconds: 300,
+      displayTimeZone: 'Asia/Manila',
+    });
   });
 
   test.each(['TABLE_NAME', 'BUCKET_NAME', 'AWS_REGION'])('fails clearly without %s', (name) => {

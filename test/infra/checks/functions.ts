@@ -69,7 +69,7 @@ test('the environment names the table and bucket, the URL TTL, the time zone and
       TABLE_NAME: { Ref: s.logicalId(s.stack.data.table) },
       BUCKET_NAME: { Ref: s.logicalId(s.stack.data.bucket) },
       SIGNATURE_URL_TTL_SECONDS: '300',
-      DISPLAY_TIME_ZONE: 'UTC',
+      DISPLAY_TIME_ZONE: 'Asia/Manila',
       READ_BUDGET_CUSTOMERS: '60',
       READ_BUDGET_TRANSACTIONS: '300',
       READ_BUDGET_WINDOW_SECONDS: '300',

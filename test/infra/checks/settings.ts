@@ -31,7 +31,7 @@ beforeAll(() => {
   });
 });
 
-test('the documented defaults are in code, none in cdk.json: TTL 300 s, UTC, no CORS, SPEC 8 read budgets', () => {
+test('the documented defaults are in code, none in cdk.json: TTL 300 s, Asia/Manila, no CORS, SPEC 8 read budgets', () => {
   // A setting in cdk.json would count as given on every deploy and undo a stage's own
   // (stage/deployed-settings.ts).
   const settingKeys = Object.keys(
@@ -46,7 +46,7 @@ test('the documented defaults are in code, none in cdk.json: TTL 300 s, UTC, no 
   ).toEqual(DEFAULT_SETTINGS);
   expect(settingsFromContext(new App({ outdir: scratchOutdir() }).node)).toEqual({
     signatureUrlTtlSeconds: 300,
-    displayTimeZone: 'UTC',
+    displayTimeZone: 'Asia/Manila',
     corsAllowOrigins: [],
     readBudgets: { customers: 60, transactions: 300, windowSeconds: 300 },
     importConcurrency: 10,
