@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../core/project-root.ts';
+import { DEFAULT_TIME_ZONE } from '../core/settings.ts';
 import { DEPLOYED_NODE_OPTIONS } from './bundles.ts';
 import { BENCH_READ_BUDGETS, BUCKET, TABLE } from './config.ts';
 
@@ -21,7 +22,7 @@ export function lambdaEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv
     TABLE_NAME: TABLE,
     BUCKET_NAME: BUCKET,
     SIGNATURE_URL_TTL_SECONDS: '300',
-    DISPLAY_TIME_ZONE: 'UTC',
+    DISPLAY_TIME_ZONE: DEFAULT_TIME_ZONE,
     ...BENCH_READ_BUDGETS,
     // Lambda's own module path: where a default CDK function finds the SDK the runtime provides
     // (/var/runtime/node_modules there, the project's node_modules here).

@@ -8,6 +8,14 @@ export const URL_TTL_SECONDS = { default: 300, min: 1, max: 3600 } as const;
 /** Display time zone (SPEC 3.5): the business is in the Philippines. */
 export const DEFAULT_TIME_ZONE = 'Asia/Manila';
 
+/**
+ * The business's own currency (ISO 4217 code): what amounts reckoned at a rate (received amounts,
+ * totals, profits) are in. The staff page shows it beside them; the API's amounts carry none.
+ */
+export const DEFAULT_CURRENCY = 'PHP';
+export const CURRENCY_RULE = 'an ISO 4217 currency code of three capital letters, such as PHP';
+export const isCurrency = (code: string): boolean => /^[A-Z]{3}$/.test(code);
+
 export function isUrlTtl(seconds: number): boolean {
   return (
     Number.isInteger(seconds) && seconds >= URL_TTL_SECONDS.min && seconds <= URL_TTL_SECONDS.max

@@ -59,7 +59,7 @@ export function wallTimeProblem(wall: string): 'format' | 'calendar' | undefined
 }
 
 /**
- * Built once per zone: formatters are costly to create and cheap to reuse. In UTC (the default)
+ * Built once per zone: formatters are costly to create and cheap to reuse. In UTC
  * showing a time needs no formatter at all: the first Intl formatter of a process loads ICU's
  * zone data at cold start, formatToParts costs on every call, and toISOString gives the same wall
  * time (proleptic Gregorian, years 1-9999). Measured in docs/performance.md.

@@ -120,6 +120,8 @@ export class ReadApiStack extends Stack {
       region: this.region,
       userPoolClientId: this.identity.client.userPoolClientId,
       issuer: this.stackName,
+      displayTimeZone: settings.displayTimeZone,
+      currency: settings.currency,
     });
     new CfnOutput(this, 'StaffAppUrl', {
       value: this.staffApp.url,

@@ -14,4 +14,8 @@ export interface StaffAppConfig {
   readonly cognitoEndpoint?: string;
   /** The name authenticator apps show beside the account (the stage's stack name). */
   readonly issuer: string;
+  /** The stage's display zone (SPEC 3.5): the zone every time on the page is in, and says. */
+  readonly displayTimeZone: string;
+  /** The business's currency (ISO 4217): beside every amount reckoned at a rate. */
+  readonly currency: string;
 }

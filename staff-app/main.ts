@@ -152,8 +152,8 @@ async function lookUp(kind: RecordKind, id: string): Promise<void> {
     const record = answer.data.data;
     result.replaceChildren(
       kind === 'transaction'
-        ? transactionView(record as Parameters<typeof transactionView>[0])
-        : customerView(record as Parameters<typeof customerView>[0]),
+        ? transactionView(record as Parameters<typeof transactionView>[0], config)
+        : customerView(record as Parameters<typeof customerView>[0], config),
     );
     return;
   }

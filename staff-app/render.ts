@@ -1,15 +1,26 @@
 /**
- * A record as a teller reads it. Built with textContent only: a record's text never becomes
- * markup. Amounts and rates are shown exactly as the API sends them (decimal strings), grouped.
+ * A record as staff read it: a teller a transaction, compliance a customer's KYC record. Built
+ * with textContent only: a record's text never becomes markup. Amounts and rates are shown
+ * exactly as the API sends them (decimal strings), grouped, each with its currency: the
+ * business's own for what is reckoned at the rate, the line's for what was exchanged. Every time
+ * says its zone (the stage's, in which the API shows times); a date of birth is a calendar date.
  */
 import type { components } from '../client/openapi-types.ts';
 
 type Transaction = components['schemas']['Transaction'];
 type Customer = components['schemas']['Customer'];
 
+/** What the page learns from its stage's configuration (config.json). */
+export interface Terms {
+  readonly displayTimeZone: string;
+  readonly currency: string;
+}
+
+type Value = string | number | null;
+
 function element<K extends keyof HTMLElementTagNameMap>(
   tag: K,
-  text?: string | number | null,
+  text?: Value,
   className?: string,
 ): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -28,80 +39,146 @@ export function grouped(decimal: string): string {
   return `${sign}${whole.replace(/\B(?=(\d{3})+$)/g, ',')}${fraction ?? ''}`;
 }
 
-/** A two-column table of labelled values. */
-function facts(rows: readonly [string, string | number | null][]): HTMLTableElement {
-  const table = element('table');
+/** An amount with its currency code: `PHP 56,125.00`. */
+const money = (code: string, decimal: string) => `${code} ${grouped(decimal)}`;
+
+/** A line's currency code from its name (`US Dollar (USD)` → `USD`); the name when it has none. */
+export const codeOf = (currency: string): string =>
+  /\(([A-Z]{3})\)\s*$/.exec(currency)?.[1] ?? currency;
+
+/** A time as the API shows it, in the stage's zone, saying which: `2023-09-15 10:01:02 (Asia/Manila)`. */
+const inZone = (time: string | null, terms: Terms) =>
+  time === null ? null : `${time} (${terms.displayTimeZone})`;
+
+/** A two-column table of labelled values; an unset value says so in words. */
+function facts(rows: readonly [string, Value][]): HTMLTableElement {
+  const table = element('table', undefined, 'facts');
   for (const [label, value] of rows) {
     const row = table.insertRow();
-    row.append(element('th', label), element('td', value ?? '—'));
+    const th = element('th', label);
+    th.scope = 'row';
+    row.append(th, element('td', value ?? 'Not recorded'));
   }
   return table;
 }
 
-function image(url: string | null, alt: string): HTMLElement {
-  if (!url) return element('p', `No ${alt.toLowerCase()} on file.`);
+/** A table with a caption and column heads; `numeric` columns align right. */
+function grid(
+  caption: string,
+  heads: readonly string[],
+  rows: readonly Value[][],
+  numeric: ReadonlySet<number>,
+): HTMLTableElement {
+  const table = element('table', undefined, 'grid');
+  table.createCaption().textContent = caption;
+  const head = table.createTHead().insertRow();
+  for (const [i, title] of heads.entries()) {
+    const th = element('th', title, numeric.has(i) ? 'amount' : '');
+    th.scope = 'col';
+    head.append(th);
+  }
+  const body = table.createTBody();
+  for (const cells of rows) {
+    const row = body.insertRow();
+    cells.forEach((cell, i) => row.append(element('td', cell, numeric.has(i) ? 'amount' : '')));
+  }
+  return table;
+}
+
+/**
+ * A file the record names: the image, or a sentence when there is none or it cannot be loaded
+ * (not in the files bucket, or its link expired), never a broken image.
+ */
+function image(url: string | null, what: string): HTMLElement {
+  if (!url) return element('p', `No ${what} on file.`, 'no-file');
   const img = element('img', undefined, 'image');
-  img.alt = alt;
+  img.alt = what[0]!.toUpperCase() + what.slice(1);
+  img.addEventListener('error', () =>
+    img.replaceWith(
+      element(
+        'p',
+        `The ${what} could not be loaded: its file is not in the files bucket, or its link has expired (look the record up again).`,
+        'no-file',
+      ),
+    ),
+  );
   img.src = url;
   return img;
 }
 
-export function transactionView(t: Transaction): HTMLElement {
+export function transactionView(t: Transaction, terms: Terms): HTMLElement {
   const view = element('article');
   view.dataset.kind = 'transaction';
+  const { currency } = terms;
+  const attachment = t.attachment
+    ? Object.assign(element('a', 'Open the attachment'), { href: t.attachment, rel: 'noreferrer' })
+    : element('p', 'No attachment on file.', 'no-file');
   view.append(
     element('h3', `Receipt ${t.receipt_no}`),
     facts([
       ['Transaction', t.id],
-      ['Date', t.created_at],
-      ['Branch', t.branch.name],
+      ['Date', inZone(t.created_at, terms)],
+      ['Branch', `${t.branch.name}, ${t.branch.address}`],
       ['Type', t.type.description],
       ['Purpose', t.purpose.description],
-      ['Customer', t.customer.first_name],
+      ['Customer', `${t.customer.first_name} (customer ${t.customer.id})`],
       ['Customer e-mail', t.customer.email],
-      ['Customer id', t.customer.id],
-      ['Total', grouped(t.total_amount)],
+      ['Total', money(currency, t.total_amount)],
+      ['Total profit', money(currency, t.total_profit_amount)],
       ['Created by', t.created_by.name],
     ]),
-    element('h4', 'Lines'),
+    grid(
+      'Currency lines',
+      ['Currency', 'Rate', 'Exchanged', 'Received', 'Profit'],
+      t.transaction_currencies.map((line) => [
+        line.currency,
+        grouped(line.rate),
+        money(codeOf(line.currency), line.exchange_amount),
+        money(currency, line.receive_amount),
+        money(currency, line.receive_profit_amount),
+      ]),
+      new Set([1, 2, 3, 4]),
+    ),
+    element('h4', 'Signature'),
+    image(t.signature, 'signature'),
+    element('h4', 'Attachment'),
+    attachment,
   );
-  const lines = element('table');
-  lines.className = 'lines';
-  const head = lines.createTHead().insertRow();
-  for (const title of ['Currency', 'Rate', 'Exchanged', 'Received'])
-    head.append(element('th', title));
-  const body = lines.createTBody();
-  for (const line of t.transaction_currencies) {
-    const row = body.insertRow();
-    row.append(
-      element('td', line.currency),
-      element('td', grouped(line.rate), 'amount'),
-      element('td', grouped(line.exchange_amount), 'amount'),
-      element('td', grouped(line.receive_amount), 'amount'),
-    );
-  }
-  view.append(lines, element('h4', 'Signature'), image(t.signature, 'Signature'));
   return view;
 }
 
-export function customerView(c: Customer): HTMLElement {
+export function customerView(c: Customer, terms: Terms): HTMLElement {
   const view = element('article');
   view.dataset.kind = 'customer';
   view.append(
     element('h3', [c.first_name, c.middle_name, c.last_name].filter(Boolean).join(' ')),
     facts([
       ['Customer', c.id],
+      ['First name', c.first_name],
+      ['Middle name', c.middle_name],
+      ['Last name', c.last_name],
       ['E-mail', c.email],
-      ['Date of birth', c.date_of_birth],
+      ['Contact number', c.contact_number],
+      // The calendar date it is, in no zone.
+      ['Date of birth', c.date_of_birth.slice(0, 10)],
+      ['Place of birth', c.place_of_birth],
       ['Nationality', c.nationality],
       ['Current address', c.current_address],
+      ['Permanent address', c.permanent_address],
       ['Document', c.document_type],
       ['Document number', c.id_no],
       ['TIN', c.tin],
       ['SSS', c.sss],
-      ['Risk', `${c.assessment_risk.description} (score ${c.assessment_score})`],
-      ['Last transaction', c.last_transaction_datetime],
+      ['Risk', c.assessment_risk.description],
+      ['Risk score', c.assessment_score],
+      ['Last transaction', inZone(c.last_transaction_datetime, terms) ?? 'None'],
     ]),
+    grid(
+      'Risk assessments',
+      ['Type', 'Value', 'Grade'],
+      c.customer_risk_assessments.map((a) => [a.type.description, a.value, a.grade]),
+      new Set([2]),
+    ),
     element('h4', 'ID photo'),
     image(c.id_photo, 'ID photo'),
   );

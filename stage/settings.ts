@@ -1,6 +1,9 @@
 import { SettingsError, type ContextSource, type Stage } from './stage.ts';
 import {
+  CURRENCY_RULE,
+  DEFAULT_CURRENCY,
   DEFAULT_TIME_ZONE,
+  isCurrency,
   URL_TTL_RULE,
   URL_TTL_SECONDS,
   isTimeZone,
@@ -25,6 +28,8 @@ export interface Settings {
   readonly signatureUrlTtlSeconds: number;
   /** IANA zone in which times are shown (SPEC 3.5). Context `displayTimeZone`. */
   readonly displayTimeZone: string;
+  /** The business's currency (core/settings.ts): the staff page shows it. Context `currency`. */
+  readonly currency: string;
   /**
    * Browser origins allowed by CORS, e.g. `https://backoffice.example.com`. Empty (the default)
    * leaves CORS off: the API is called by servers and tools, and a browser front end must be
@@ -124,6 +129,7 @@ function warmSetting(
 export const DEFAULT_SETTINGS: Settings = {
   signatureUrlTtlSeconds: URL_TTL_SECONDS.default,
   displayTimeZone: DEFAULT_TIME_ZONE,
+  currency: DEFAULT_CURRENCY,
   corsAllowOrigins: [],
   readBudgets: DEFAULT_READ_BUDGETS,
   importConcurrency: IMPORT_CONCURRENCY.default,
@@ -143,6 +149,10 @@ export function validateSettings(settings: Settings): Settings {
       `displayTimeZone is not an IANA time zone: ${settings.displayTimeZone}`,
     );
   }
+  if (!isCurrency(settings.currency))
+    throw new SettingsError(
+      `currency must be ${CURRENCY_RULE}, got: ${JSON.stringify(settings.currency)}`,
+    );
   for (const origin of settings.corsAllowOrigins) {
     // An exact scheme://host[:port] only: a wildcard or a path would widen or break the allowlist.
     let parsed: URL | undefined;
@@ -216,6 +226,7 @@ export function settingsFromContext(
 ): Settings {
   const ttl = node.tryGetContext('signatureUrlTtlSeconds') as unknown;
   const zone = node.tryGetContext('displayTimeZone') as unknown;
+  const currency = node.tryGetContext('currency') as unknown;
   let readBudgets: ReadBudgets;
   try {
     readBudgets = parseReadBudgets({
@@ -257,6 +268,7 @@ export function settingsFromContext(
     signatureUrlTtlSeconds:
       ttl === undefined ? DEFAULT_SETTINGS.signatureUrlTtlSeconds : Number(ttl),
     displayTimeZone: zone === undefined ? DEFAULT_SETTINGS.displayTimeZone : String(zone),
+    currency: currency === undefined ? DEFAULT_SETTINGS.currency : String(currency),
     corsAllowOrigins: list(node.tryGetContext('corsAllowOrigins')),
     readBudgets,
   });
@@ -276,6 +288,7 @@ export function settingsToContext(
   return {
     signatureUrlTtlSeconds: settings.signatureUrlTtlSeconds,
     displayTimeZone: settings.displayTimeZone,
+    currency: settings.currency,
     corsAllowOrigins: [...settings.corsAllowOrigins],
     [READ_BUDGET_CONTEXT.customers]: settings.readBudgets.customers,
     [READ_BUDGET_CONTEXT.transactions]: settings.readBudgets.transactions,

@@ -15,6 +15,9 @@ export interface LocalStaffAppOptions {
   /** Where the local S3 serves presigned URLs (the page shows signatures and ID photos). */
   readonly filesOrigin: string;
   readonly issuer: string;
+  /** The local stack's display zone and the business's currency, as a stage's page is told them. */
+  readonly displayTimeZone: string;
+  readonly currency: string;
 }
 
 /** The pages by path; `selfUrl` is the gateway's own URL, known once it listens. */
@@ -36,6 +39,8 @@ export function staffAppPages(options: LocalStaffAppOptions, selfUrl: () => stri
         userPoolClientId: options.userPoolClientId,
         cognitoEndpoint: options.cognitoEndpoint,
         issuer: options.issuer,
+        displayTimeZone: options.displayTimeZone,
+        currency: options.currency,
       };
       return {
         contentType: 'application/json; charset=utf-8',

@@ -33,7 +33,12 @@ import {
   type LocalState,
 } from './state.ts';
 import { FUNCTION_ENV } from '../../core/function-env.ts';
-import { DEFAULT_TIME_ZONE } from '../../core/settings.ts';
+import {
+  CURRENCY_RULE,
+  DEFAULT_CURRENCY,
+  DEFAULT_TIME_ZONE,
+  isCurrency,
+} from '../../core/settings.ts';
 
 export const DEFAULT_TABLE_NAME = 'currency-exchange';
 export const DEMO_DATA_FILE = join(PROJECT_ROOT, 'local', 'demo-data.jsonl');
@@ -228,6 +233,7 @@ function startApiGateway(
     dataDir: string;
     tableName: string;
     bucketName: string;
+    displayTimeZone: string;
     env: Record<string, string | undefined>;
   },
 ): Promise<Gateway> {
@@ -246,6 +252,8 @@ function startApiGateway(
       region: LOCAL_REGION,
       filesOrigin: new URL(emulators.s3.endpoint).origin,
       issuer: 'Currency Exchange (local)',
+      displayTimeZone: names.displayTimeZone,
+      currency: names.env.CURRENCY || DEFAULT_CURRENCY,
     },
     ...(options.log ? { log: options.log } : {}),
     ...(options.routes ? { routes: options.routes } : {}),
@@ -291,6 +299,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const tableName = options.tableName ?? DEFAULT_TABLE_NAME;
   const bucketName = options.bucketName ?? DEFAULT_BUCKET_NAME;
   const displayTimeZone = env[FUNCTION_ENV.displayTimeZone] || DEFAULT_TIME_ZONE;
+  if (env.CURRENCY && !isCurrency(env.CURRENCY))
+    throw new Error(`CURRENCY must be ${CURRENCY_RULE}, got: ${JSON.stringify(env.CURRENCY)}`);
   const stoppers: (() => Promise<void>)[] = [];
 
   try {

@@ -20,6 +20,9 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { cognitoClient, DEMO_PASSWORD } from '../../local/cognito/user-pool.ts';
 import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
+import { DEFAULT_TIME_ZONE } from '../../core/settings.ts';
+import { createDocumentClient } from '../../functions/shared/document-client.ts';
+import { importFile } from '../../import/importer.ts';
 import { testStackOptions } from '../support/shared-dynamodb.ts';
 import { totpCode } from '../../sign-in/totp.ts';
 import { STAFF_APP_PATH } from '../../staff-app/files.ts';
@@ -62,6 +65,18 @@ describeWithBrowser('the staff page in Chromium', () => {
     ]);
     cognito = cognitoClient(stack.cognito.endpoint);
     appUrl = `${stack.apiUrl}${STAFF_APP_PATH}`;
+    // The walk-through's second file (transactions 3 and 4, customer 2 with three risk
+    // assessments), its files not put: customer 2's ID photo is a key with no file behind it.
+    const client = createDocumentClient({
+      region: 'us-east-1',
+      endpoint: stack.dynamoDbEndpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    await importFile(join(PROJECT_ROOT, 'local', 'demo-more-records.jsonl'), {
+      client,
+      tableName: stack.tableName,
+      displayTimeZone: DEFAULT_TIME_ZONE,
+    }).finally(() => client.destroy());
     mkdirSync(SHOTS, { recursive: true });
   }, BROWSER_TEST_TIMEOUT_MS);
 
@@ -171,20 +186,27 @@ describeWithBrowser('the staff page in Chromium', () => {
       await expect(article.locator('h3').innerText()).resolves.toBe('Receipt 20230915000123');
       const text = await article.innerText();
       expect(text).toContain('56.12500');
-      // Amounts grouped as a teller reads them, exact; the customer by name and e-mail.
-      expect(text).toMatch(/Total\s+56,125\.00/);
-      expect(text).toMatch(/US Dollar \(USD\)\s+56\.12500\s+1,000\.00\s+56,125\.00/);
-      expect(text).toMatch(/Customer\s+Juan\s+Customer e-mail\s+juan\.delacruz@example\.com/);
-      expect(text).not.toContain('(id ');
+      // Amounts grouped as a teller reads them, exact, each with its currency: the business's
+      // own for what is reckoned at the rate, the line's for what was exchanged; the time says
+      // its zone.
+      expect(text).toMatch(/Date\s+2023-09-15 10:01:02 \(Asia\/Manila\)/);
+      expect(text).toMatch(/Total\s+PHP 56,125\.00/);
+      expect(text).toMatch(/Total profit\s+PHP 250\.00/);
+      expect(text).toMatch(
+        /US Dollar \(USD\)\s+56\.12500\s+USD 1,000\.00\s+PHP 56,125\.00\s+PHP 250\.0000/,
+      );
+      expect(text).toMatch(
+        /Customer\s+Juan \(customer 1\)\s+Customer e-mail\s+juan\.delacruz@example\.com/,
+      );
       const signature = article.locator('img.image');
       await expect(signature.evaluate(imageWidth)).resolves.toBeGreaterThan(0);
       await page.screenshot({ path: join(SHOTS, 'transaction.png'), fullPage: true });
 
       // Amounts exactly as the API sends them: 22 digits survive, grouped.
       await lookUp(page, 'transaction', '2');
-      await expect(page.locator('#result').innerText()).resolves.toContain(
-        '12,345,678,901,234,567,890.12',
-      );
+      const two = await page.locator('#result').innerText();
+      expect(two).toContain('PHP 12,345,678,901,234,567,890.12');
+      expect(two).toMatch(/Japanese Yen \(JPY\)\s+0\.38120\s+JPY 10,000\.00\s+PHP 3,812\.00/);
 
       await lookUp(page, 'customer', '1');
       await expect(page.locator('#lookup-error').innerText()).resolves.toBe(
@@ -213,10 +235,62 @@ describeWithBrowser('the staff page in Chromium', () => {
       await signInWithCode(page, 'compliance@example.com');
       await lookUp(page, 'customer', '1');
       const article = page.locator('#result article[data-kind=customer]');
-      await expect(article.innerText()).resolves.toContain('TIN');
+      // Every field of SPEC 3.2 with its label, as compliance reads a KYC record.
+      const record = await article.innerText();
+      for (const [label, value] of [
+        ['First name', 'Juan'],
+        ['Middle name', 'Santos'],
+        ['Last name', 'Dela Cruz'],
+        ['E-mail', 'juan.delacruz@example.com'],
+        ['Contact number', '+63 917 000 0000'],
+        ['Date of birth', '1990-05-14'],
+        ['Place of birth', 'Manila'],
+        ['Nationality', 'Filipino'],
+        ['Current address', '123 Ayala Avenue, Makati City'],
+        ['Permanent address', 'Not recorded'],
+        ['Document', 'Passport'],
+        ['Document number', 'P1234567A'],
+        ['TIN', '123-456-789-000'],
+        ['SSS', 'Not recorded'],
+        ['Risk', 'Low Risk'],
+        ['Risk score', '1'],
+        ['Last transaction', '2023-09-16 08:30:00 (Asia/Manila)'],
+      ] as const)
+        expect(record.split('\n')).toContain(`${label}\t${value}`);
+      expect(record).not.toContain('T00:00:00');
       const photo = article.locator('img.image');
       await expect(photo.evaluate(imageWidth)).resolves.toBeGreaterThan(0);
       await page.screenshot({ path: join(SHOTS, 'customer.png'), fullPage: true });
+
+      // Risk assessments as a table, in ascending id order; an ID photo whose file is not in the
+      // bucket is a sentence, never a broken image.
+      await lookUp(page, 'customer', '2');
+      const two = page.locator('#result article[data-kind=customer]');
+      await two.locator('.no-file').waitFor();
+      const risks = two.locator('table.grid');
+      await expect(risks.locator('caption').innerText()).resolves.toBe('Risk assessments');
+      await expect(risks.locator('thead th').allInnerTexts()).resolves.toEqual([
+        'Type',
+        'Value',
+        'Grade',
+      ]);
+      await expect(risks.locator('tbody tr').allInnerTexts()).resolves.toEqual([
+        'Complete Name\tMaria Reyes Santos\t1',
+        'Nationality\tFilipino\t1',
+        'Occupation\tExporter\t2',
+      ]);
+      await expect(two.locator('img').count()).resolves.toBe(0);
+      await expect(two.locator('.no-file').innerText()).resolves.toMatch(
+        /^The ID photo could not be loaded: its file is not in the files bucket/,
+      );
+      await page.screenshot({ path: join(SHOTS, 'customer-risks.png'), fullPage: true });
+      // Printed: the record alone, every table whole; the forms and buttons left out.
+      await page.emulateMedia({ media: 'print' });
+      await expect(page.locator('header').isVisible()).resolves.toBe(false);
+      await expect(page.locator('#customer-form').isVisible()).resolves.toBe(false);
+      await expect(two.isVisible()).resolves.toBe(true);
+      await page.screenshot({ path: join(SHOTS, 'customer-print.png'), fullPage: true });
+      await page.emulateMedia({ media: 'screen' });
 
       expect(refreshTokens).toHaveLength(1);
       await page.locator('#sign-out').click();
@@ -298,6 +372,47 @@ describeWithBrowser('the staff page in Chromium', () => {
         'Receipt 20230915000123',
       );
       await expectNothingStored(page);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+
+  /** Tab until `selector` has the focus: reachable by the keyboard alone, or the test fails. */
+  async function tabTo(page: Page, selector: string): Promise<void> {
+    for (let i = 0; i < 40; i += 1) {
+      if (await page.locator(selector).evaluate((el) => el === el.ownerDocument.activeElement))
+        return;
+      await page.keyboard.press('Tab');
+    }
+    throw new Error(`${selector} is not reached by the Tab key`);
+  }
+
+  test(
+    'every action by the keyboard alone: sign in, look up each kind of record, sign out',
+    async () => {
+      const { page } = await openPage();
+      await tabTo(page, '#sign-in-form [name=username]');
+      await page.keyboard.type('compliance@example.com');
+      await tabTo(page, '#sign-in-form [name=password]');
+      await page.keyboard.type(DEMO_PASSWORD);
+      await page.keyboard.press('Enter');
+      await visible(page, 'code');
+      await tabTo(page, '#code-form [name=code]');
+      await page.keyboard.type(stack.currentCode('compliance@example.com'));
+      await page.keyboard.press('Enter');
+      await visible(page, 'lookup');
+      await tabTo(page, '#transaction-form [name=id]');
+      await page.keyboard.type('3');
+      await page.keyboard.press('Enter');
+      await page.locator('#result article[data-kind=transaction]').waitFor();
+      await tabTo(page, '#customer-form [name=id]');
+      await page.keyboard.type('2');
+      await tabTo(page, '#customer-form button');
+      await page.keyboard.press('Enter');
+      await page.locator('#result article[data-kind=customer]').waitFor();
+      await tabTo(page, '#sign-out');
+      await page.keyboard.press('Enter');
+      await visible(page, 'signed-out');
       await page.close();
     },
     BROWSER_TEST_TIMEOUT_MS,

@@ -47,6 +47,7 @@ test('the documented defaults are in code, none in cdk.json: TTL 300 s, Asia/Man
   expect(settingsFromContext(new App({ outdir: scratchOutdir() }).node)).toEqual({
     signatureUrlTtlSeconds: 300,
     displayTimeZone: 'Asia/Manila',
+    currency: 'PHP',
     corsAllowOrigins: [],
     readBudgets: { customers: 60, transactions: 300, windowSeconds: 300 },
     importConcurrency: 10,
@@ -122,6 +123,7 @@ test.each([
   [{ signatureUrlTtlSeconds: 3601 }, /signatureUrlTtlSeconds/],
   [{ signatureUrlTtlSeconds: '5m' }, /signatureUrlTtlSeconds/],
   [{ displayTimeZone: 'Mars/Olympus' }, /displayTimeZone/],
+  [{ currency: 'peso' }, /currency must be an ISO 4217 currency code of three capital letters/],
   [{ corsAllowOrigins: '*' }, /corsAllowOrigins/],
   [{ corsAllowOrigins: ['https://*.example.com'] }, /corsAllowOrigins/],
   [{ corsAllowOrigins: 'https://app.example.com/' }, /corsAllowOrigins/],
