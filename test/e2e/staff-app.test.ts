@@ -19,6 +19,16 @@ import { decodeQR } from '@paulmillr/qr/decode.js';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { cognitoClient, DEMO_PASSWORD } from '../../local/cognito/user-pool.ts';
+import {
+  expectNothingStored,
+  imageWidth,
+  lookUp,
+  SHOTS,
+  signInWithCode,
+  tabTo,
+  visible,
+  type CanvasElement,
+} from '../support/staff-app-page.ts';
 import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
 import { DEFAULT_TIME_ZONE } from '../../core/settings.ts';
 import { createDocumentClient } from '../../functions/shared/document-client.ts';
@@ -33,21 +43,6 @@ import {
   describeWithChromium,
 } from '../support/chromium.ts';
 
-/** What the checks read of the page's elements (the tests' TypeScript has no DOM types). */
-interface ImageElement {
-  decode(): Promise<void>;
-  readonly naturalWidth: number;
-}
-interface CanvasElement {
-  readonly width: number;
-  readonly height: number;
-  getContext(kind: '2d'): {
-    getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
-  } | null;
-}
-const imageWidth = (img: ImageElement) => img.decode().then(() => img.naturalWidth);
-
-const SHOTS = join(PROJECT_ROOT, 'test', '.artifacts', 'staff-app');
 const [describeWithBrowser, executablePath] = describeWithChromium('the browser test of /app/');
 
 describeWithBrowser('the staff page in Chromium', () => {
@@ -113,38 +108,6 @@ describeWithBrowser('the staff page in Chromium', () => {
     return { page, refreshTokens, accessTokens };
   }
 
-  async function visible(page: Page, screen: string): Promise<void> {
-    await page.locator(`#screen-${screen}`).waitFor({ state: 'visible' });
-  }
-
-  /** Nothing of a token in localStorage, sessionStorage or cookies, and the address is /app/. */
-  async function expectNothingStored(page: Page): Promise<void> {
-    const stored = await page.evaluate(
-      '({ local: localStorage.length, session: sessionStorage.length, cookies: document.cookie })',
-    );
-    expect(stored).toEqual({ local: 0, session: 0, cookies: '' });
-    expect(page.url()).toBe(appUrl);
-  }
-
-  async function signInWithCode(page: Page, username: string, shot?: string): Promise<void> {
-    await page.locator('#sign-in-form [name=username]').fill(username);
-    await page.locator('#sign-in-form [name=password]').fill(DEMO_PASSWORD);
-    await page.locator('#sign-in-form button').click();
-    await visible(page, 'code');
-    await expectNothingStored(page);
-    if (shot) await page.screenshot({ path: join(SHOTS, shot) });
-    await page.locator('#code-form [name=code]').fill(stack.currentCode(username));
-    await page.locator('#code-form button').click();
-    await visible(page, 'lookup');
-    await expectNothingStored(page);
-  }
-
-  async function lookUp(page: Page, kind: 'transaction' | 'customer', id: string): Promise<void> {
-    await page.locator(`#${kind}-form [name=id]`).fill(id);
-    await page.locator(`#${kind}-form button`).click();
-    await page.locator(`#result article, #lookup-error:not([hidden])`).first().waitFor();
-  }
-
   test('the page and its files carry the security headers, locally as in a stage', async () => {
     const expected = securityHeaders({
       api: stack.apiUrl,
@@ -179,7 +142,7 @@ describeWithBrowser('the staff page in Chromium', () => {
         'teller@example.com',
       );
       await expect(page.locator('#sign-in-form [name=password]').inputValue()).resolves.toBe('');
-      await signInWithCode(page, 'teller@example.com', 'code.png');
+      await signInWithCode(page, stack, 'teller@example.com', 'code.png');
 
       await lookUp(page, 'transaction', '1');
       const article = page.locator('#result article[data-kind=transaction]');
@@ -219,7 +182,7 @@ describeWithBrowser('the staff page in Chromium', () => {
       await expect(page.locator('#lookup-error').innerText()).resolves.toBe(
         'There is no transaction with that id.',
       );
-      await expectNothingStored(page);
+      await expectNothingStored(page, appUrl);
       // The token the page holds appears nowhere in its document.
       expect(accessTokens).toHaveLength(1);
       expect(await page.content()).not.toContain(accessTokens[0]!);
@@ -232,7 +195,7 @@ describeWithBrowser('the staff page in Chromium', () => {
     'a compliance officer sees the customer and the ID photo; sign-out forgets the tokens and revokes the refresh token',
     async () => {
       const { page, refreshTokens, accessTokens } = await openPage();
-      await signInWithCode(page, 'compliance@example.com');
+      await signInWithCode(page, stack, 'compliance@example.com');
       await lookUp(page, 'customer', '1');
       const article = page.locator('#result article[data-kind=customer]');
       // Every field of SPEC 3.2 with its label, as compliance reads a KYC record.
@@ -301,7 +264,7 @@ describeWithBrowser('the staff page in Chromium', () => {
       expect(words).toContain('ask an administrator');
       expect(words).not.toMatch(/token|npm/i);
       await page.screenshot({ path: join(SHOTS, 'signed-out.png') });
-      await expectNothingStored(page);
+      await expectNothingStored(page, appUrl);
       const html = await page.content();
       expect(html).not.toContain(accessTokens[0]!);
       expect(html).not.toContain(refreshTokens[0]!);
@@ -362,7 +325,7 @@ describeWithBrowser('the staff page in Chromium', () => {
       expect(secret).toMatch(/^[A-Z2-7]{32}$/);
       expect((await page.locator('#enrol-secret').innerText()).trim()).toBe(secret);
       await page.screenshot({ path: join(SHOTS, 'enrol.png') });
-      await expectNothingStored(page);
+      await expectNothingStored(page, appUrl);
 
       await page.locator('#enrol-form [name=code]').fill(totpCode(secret));
       await page.locator('#enrol-form button').click();
@@ -371,21 +334,11 @@ describeWithBrowser('the staff page in Chromium', () => {
       await expect(page.locator('#result article h3').innerText()).resolves.toBe(
         'Receipt 20230915000123',
       );
-      await expectNothingStored(page);
+      await expectNothingStored(page, appUrl);
       await page.close();
     },
     BROWSER_TEST_TIMEOUT_MS,
   );
-
-  /** Tab until `selector` has the focus: reachable by the keyboard alone, or the test fails. */
-  async function tabTo(page: Page, selector: string): Promise<void> {
-    for (let i = 0; i < 40; i += 1) {
-      if (await page.locator(selector).evaluate((el) => el === el.ownerDocument.activeElement))
-        return;
-      await page.keyboard.press('Tab');
-    }
-    throw new Error(`${selector} is not reached by the Tab key`);
-  }
 
   test(
     'every action by the keyboard alone: sign in, look up each kind of record, sign out',
@@ -422,7 +375,7 @@ describeWithBrowser('the staff page in Chromium', () => {
     'an expired access token leads back to sign-in, with the reason',
     async () => {
       const { page, accessTokens } = await openPage({ fakeClock: true });
-      await signInWithCode(page, 'compliance@example.com');
+      await signInWithCode(page, stack, 'compliance@example.com');
       // Past the token's own expiry (15 minutes in a stage; the local pool's client says 60).
       const { exp, iat } = JSON.parse(
         Buffer.from(accessTokens[0]!.split('.')[1]!, 'base64url').toString(),
@@ -435,7 +388,7 @@ describeWithBrowser('the staff page in Chromium', () => {
       await expect(page.locator('#notice').innerText()).resolves.toBe(
         'Your session has ended: sign in again.',
       );
-      await expectNothingStored(page);
+      await expectNothingStored(page, appUrl);
       await page.close();
     },
     BROWSER_TEST_TIMEOUT_MS,
