@@ -109,7 +109,7 @@ export async function putIntoDrop(
     requester: `local:${userInfo().username}`,
     sourceIp: '127.0.0.1',
     s3RequestId: put.$metadata.requestId ?? '',
-    // The command's clock: S3's own time is the event's (or, locally, the object's: uploadTime).
+    // The command's clock: S3's own time is the event's (the local drop asks the local S3 for it).
     eventTime: new Date().toISOString(),
   };
 }
