@@ -22,7 +22,7 @@ import { auditedHandlers } from '../gateway/lambda.ts';
 import { EMULATOR_REQUEST_TIMEOUT_MS, choosePort } from '../net.ts';
 import { DEFAULT_BUCKET_NAME, startS3, type LocalS3 } from '../s3/s3-server.ts';
 import { S3RVER_CREDENTIALS } from '../s3/s3-client.ts';
-import { withoutEmpty } from './start-settings.ts';
+import { localCurrency, withoutEmpty } from './start-settings.ts';
 import {
   assertNotRunning,
   keepZone,
@@ -33,12 +33,7 @@ import {
   type LocalState,
 } from './state.ts';
 import { FUNCTION_ENV } from '../../core/function-env.ts';
-import {
-  CURRENCY_RULE,
-  DEFAULT_CURRENCY,
-  DEFAULT_TIME_ZONE,
-  isCurrency,
-} from '../../core/settings.ts';
+import { DEFAULT_TIME_ZONE } from '../../core/settings.ts';
 
 export const DEFAULT_TABLE_NAME = 'currency-exchange';
 export const DEMO_DATA_FILE = join(PROJECT_ROOT, 'local', 'demo-data.jsonl');
@@ -234,6 +229,7 @@ function startApiGateway(
     tableName: string;
     bucketName: string;
     displayTimeZone: string;
+    currency: string;
     env: Record<string, string | undefined>;
   },
 ): Promise<Gateway> {
@@ -253,7 +249,7 @@ function startApiGateway(
       filesOrigin: new URL(emulators.s3.endpoint).origin,
       issuer: 'Currency Exchange (local)',
       displayTimeZone: names.displayTimeZone,
-      currency: names.env.CURRENCY || DEFAULT_CURRENCY,
+      currency: names.currency,
     },
     ...(options.log ? { log: options.log } : {}),
     ...(options.routes ? { routes: options.routes } : {}),
@@ -299,12 +295,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const tableName = options.tableName ?? DEFAULT_TABLE_NAME;
   const bucketName = options.bucketName ?? DEFAULT_BUCKET_NAME;
   const displayTimeZone = env[FUNCTION_ENV.displayTimeZone] || DEFAULT_TIME_ZONE;
-  if (env.CURRENCY && !isCurrency(env.CURRENCY))
-    throw new Error(`CURRENCY must be ${CURRENCY_RULE}, got: ${JSON.stringify(env.CURRENCY)}`);
+  const currency = localCurrency(env);
   const stoppers: (() => Promise<void>)[] = [];
 
   try {
-    const names = { dataDir, tableName, bucketName, displayTimeZone, env };
+    const names = { dataDir, tableName, bucketName, displayTimeZone, currency, env };
     const emulators = await startEmulators(options, names, stoppers);
     const { dynamoDb, cognito, s3 } = emulators;
     keepZone(dataDir, displayTimeZone, dynamoDb.tableCreated);

@@ -6,6 +6,7 @@
  */
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { CURRENCY_RULE, DEFAULT_CURRENCY, isCurrency } from '../../core/settings.ts';
 import { operatorSettingsFromEnv } from '../../functions/shared/config.ts';
 import { assertPortFree } from '../net.ts';
 import { localDataDir } from './state.ts';
@@ -46,6 +47,14 @@ export function withoutEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
   );
 }
 
+/** The business's currency the staff page shows (a stage's `currency`): CURRENCY, default PHP. */
+export function localCurrency(env: NodeJS.ProcessEnv): string {
+  const code = env.CURRENCY || DEFAULT_CURRENCY;
+  if (!isCurrency(code))
+    throw new StartSettingError(`CURRENCY must be ${CURRENCY_RULE}, got: ${JSON.stringify(code)}`);
+  return code;
+}
+
 /** A data directory that exists and is writable, or that can be made in a writable parent. */
 function dataDirProblem(dir: string): string | undefined {
   let existing = dir;
@@ -75,6 +84,7 @@ export async function checkStartSettings(env: NodeJS.ProcessEnv): Promise<StartS
   } catch (error) {
     throw new StartSettingError((error as Error).message);
   }
+  localCurrency(env);
 
   const dataDir = localDataDir(env);
   const problem = dataDirProblem(dataDir);

@@ -264,5 +264,5 @@ export function keepZone(dataDir: string, zone: string, freshTable: boolean): vo
         `are, or move ${dataDir} aside (or delete it) to start afresh in ${zone} and import your ` +
         'files again.',
     );
-  writeFileSync(file, `${zone}\n`);
+  if (kept === undefined || !existsSync(file)) writeFileSync(file, `${zone}\n`);
 }

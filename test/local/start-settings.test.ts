@@ -92,6 +92,7 @@ test.each([
   ['READ_BUDGET_WINDOW_SECONDS', '3601', 'must be a whole number from 1 to 3600'],
   ['DISPLAY_TIME_ZONE', 'Mars/Olympus', 'must be an IANA time zone'],
   ['SIGNATURE_URL_TTL_SECONDS', '0', 'must be an integer from 1 to 3600'],
+  ['CURRENCY', 'peso', 'must be an ISO 4217 currency code of three capital letters, such as PHP'],
   ['PORT', '70000', 'must be a port number from 1 to 65535, or 0 for any free port'],
   ['DYNAMODB_PORT', 'eight', 'must be a port number from 1 to 65535, or 0 for any free port'],
   ['COGNITO_PORT', '-1', 'must be a port number from 1 to 65535, or 0 for any free port'],
