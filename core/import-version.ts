@@ -34,18 +34,21 @@ export class ImportVersionError extends Error {
 export interface Upload {
   /** When S3 stored the file: an ISO 8601 time (only its whole seconds count). */
   uploadedAt: string;
-  /** S3's sequencer of the upload (hex); none for an import without one. */
-  sequencer?: string;
+  /**
+   * S3's sequencer of the upload (hex); none for an import without one (null where an event
+   * lacked the field: EventBridge's input transformer gives no value for a missing path).
+   */
+  sequencer?: string | null;
   /** The import's id, hex (import/steps/work-folder.ts importIdOf). */
   importId: string;
 }
 
 /** The version of the import of one upload. */
-export function importVersion({ uploadedAt, sequencer = '', importId }: Upload): string {
+export function importVersion({ uploadedAt, sequencer, importId }: Upload): string {
   const ms = Date.parse(uploadedAt);
   if (!Number.isFinite(ms) || ms < 0)
     throw new ImportVersionError(`the upload's time ${JSON.stringify(uploadedAt)} is not a time`);
-  const seq = sequencer.toUpperCase().replace(/^0+/, '');
+  const seq = (sequencer ?? '').toUpperCase().replace(/^0+/, '');
   if (!/^[0-9A-F]*$/.test(seq) || seq.length > SEQUENCER_CHARS)
     throw new ImportVersionError(
       `S3's sequencer ${JSON.stringify(sequencer)} is not a hex number of at most ${SEQUENCER_CHARS} digits`,

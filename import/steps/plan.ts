@@ -72,7 +72,7 @@ export async function plan(deps: StepDeps, event: ExecutionInput): Promise<PlanR
   const startedAt = new Date().toISOString();
   const version = importVersion({
     uploadedAt: event.eventTime,
-    ...(event.sequencer === undefined ? {} : { sequencer: event.sequencer }),
+    sequencer: event.sequencer,
     importId,
   });
   const done = await readJson<ImportReport>(deps.s3, input.bucket, reportKey(importId));

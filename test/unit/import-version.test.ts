@@ -55,6 +55,10 @@ test('the same upload makes the same version every time; milliseconds and case d
     }),
   ).toBe(v);
   expect(v).toBe('0tp6ic00000000055AED6DCD90281E5abababababab');
+  // An event without a sequencer (none, or null from the rule's input) ranks as zero.
+  expect(importVersion({ uploadedAt: at, sequencer: null, importId: id })).toBe(
+    importVersion({ uploadedAt: at, importId: id }),
+  );
 });
 
 test('what is not a time, a sequencer or an import id is refused, saying which', () => {

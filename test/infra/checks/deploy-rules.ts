@@ -5,6 +5,7 @@
  * next review's findings become rules beside these.
  */
 import { ENTITIES, filePrefixesOf } from '../../../core/entities.ts';
+import { EXPIRES_AT } from '../../../core/layout.ts';
 import { routes } from '../../../stage/routes.ts';
 import { makeStage } from '../../../stage/stage.ts';
 import {
@@ -56,6 +57,24 @@ const CFN_LIFECYCLE_ACTIONS = [
   'Transition',
   'Transitions',
 ];
+
+/**
+ * The table's TTL (tombstones' expiry, core/import-version.ts). DynamoDB keeps TTL on one attribute
+ * and takes one UpdateTimeToLive a table an hour, so a deploy that renames the attribute rolls back
+ * ("TimeToLive is active on a different AttributeName"; aws/aws-cdk issue 13106), and one that
+ * drops TimeToLiveSpecification is refused by the handler ("AttributeName property of
+ * TimeToLiveSpecification is required when TTL status is enabled or while enabling/disabling
+ * TTL"; aws/aws-cdk issue 25655). The attribute is therefore fixed, and in every stage.
+ */
+test.each(all)('%s: TTL on the fixed attribute expiresAt, enabled', (stage) => {
+  const tables = resourcesOf(json(stage), 'AWS::DynamoDB::Table');
+  expect(tables).toHaveLength(1);
+  expect(tables[0]![1].Properties!.TimeToLiveSpecification).toEqual({
+    AttributeName: 'expiresAt',
+    Enabled: true,
+  });
+  expect(EXPIRES_AT).toBe('expiresAt');
+});
 
 describe.each(all)('%s: lifecycle rules CloudFormation and S3 both accept', (stage) => {
   const rules = () =>
