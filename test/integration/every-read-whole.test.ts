@@ -152,6 +152,11 @@ test('the file put later wins: an earlier one writing after it leaves its record
     v: later,
     expiresAt: BigInt(tombstoneExpiry(later)),
   });
+  // Only a tombstone expires: a record's item has no expiry.
+  const record = await table.client.send(
+    new GetCommand({ TableName: table.tableName, Key: { pk: 'TXN#4001', sk: 'TXN' } }),
+  );
+  expect(record.Item).not.toHaveProperty('expiresAt');
   // The later file run again (a retry) ends the same, and knows it wrote them already.
   expect(await table.importLines(laterFile, { version: later })).toMatchObject({
     records: 2,

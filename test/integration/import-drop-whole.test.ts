@@ -15,6 +15,7 @@ import { localStepDeps, runWorkflow } from '../../local/step-functions/import-ru
 import { startTestDrop } from '../support/drop.ts';
 import { startReaders, type Entity } from '../support/readers.ts';
 import { IMPORT_WRITE_HORIZON_DAYS } from '../../core/retention.ts';
+import { importVersion } from '../../core/import-version.ts';
 import {
   range,
   targetsOf,
@@ -126,6 +127,43 @@ test('a file put longer ago than deletions are remembered is refused whole, sayi
     deps.client.destroy();
   }
   expect((await readers.get('transaction', 7001)).status).toBe(404);
+});
+
+test('a part written past the horizon (a late redrive) writes nothing, saying why', async () => {
+  const deps = localStepDeps(drop.target);
+  const late = importVersion({
+    uploadedAt: new Date(
+      Date.now() - (IMPORT_WRITE_HORIZON_DAYS + 1) * 24 * 3600 * 1000,
+    ).toISOString(),
+    importId: 'e'.repeat(32),
+  });
+  try {
+    const path = drop.fileOf(file([transactionLine(7002, 'A')]));
+    const input = await putIntoLocalDrop(
+      deps.s3,
+      drop.target.importBucketName,
+      path,
+      incomingKey(path),
+    );
+    // Plan took the fresh upload; the part then runs as a redrive would, past the horizon.
+    const report = await runWorkflow(deps, input, {
+      wrap: {
+        writePart:
+          (h) =>
+          (event: never, ...rest) =>
+            h({ ...(event as object), version: late } as never, ...rest),
+      },
+    });
+    expect(report.outcome).toBe('failed');
+    expect(report.error).toMatch(
+      /ImportVersionError: the file was put at .*, more than 16 days ago/,
+    );
+    expect(report.counts).toEqual(emptySummary());
+  } finally {
+    deps.s3.destroy();
+    deps.client.destroy();
+  }
+  expect((await readers.get('transaction', 7002)).status).toBe(404);
 });
 
 test(
