@@ -146,7 +146,7 @@ function printWarnings(report: ImportReport): void {
 
 /**
  * How many lines of a list the terminal shows: the report (whose place the last lines give) holds
- * them all, or its first 1,000 and their count.
+ * them all, or its first ones (import/parts.ts) and their count.
  */
 const TERMINAL_LINES = 10;
 

@@ -24,6 +24,11 @@ import type { LineParser } from './records.ts';
 export const DEFAULT_PART_BYTES = 8 * 1024 * 1024;
 /** Problems a report lists; the total is always exact (SPEC 9). */
 export const MAX_LISTED_PROBLEMS = 1000;
+/**
+ * Files named but missing a report lists: each is a file the operator must put, so the report
+ * holds them all in any file of real size; the bound keeps a step's memory within its function's.
+ */
+export const MAX_LISTED_WARNINGS = 100_000;
 
 /** A byte range `[start, end)` of the file, its first line's number in the file. */
 export interface Part {
@@ -184,7 +189,7 @@ export interface Verdict {
   problems: string[];
   problemCount: number;
   records: number;
-  /** The first MAX_LISTED_PROBLEMS files named but missing, in file order; the exact count. */
+  /** The first MAX_LISTED_WARNINGS files named but missing, in file order; the exact count. */
   warnings: string[];
   warningCount: number;
 }
@@ -223,7 +228,7 @@ export function partVerifier(): { add(part: CheckedPart): void; verdict(): Verdi
       warningCount += part.missingFileCount ?? 0;
       warnings = warnings.concat(
         (part.missingFiles ?? [])
-          .slice(0, MAX_LISTED_PROBLEMS - warnings.length)
+          .slice(0, MAX_LISTED_WARNINGS - warnings.length)
           .map(([, text]) => text),
       );
     },

@@ -5,7 +5,7 @@
 import { createTimeCodec } from '../../core/times.ts';
 import { fileRefsOf, missingFiles, type FileRef } from '../file-check.ts';
 import { linesOf, MAX_LINE_BYTES } from '../lines.ts';
-import { MAX_LISTED_PROBLEMS, checkPart, storedRecordsWriter } from '../parts.ts';
+import { MAX_LISTED_WARNINGS, checkPart, storedRecordsWriter } from '../parts.ts';
 import { createLineParser } from '../records.ts';
 import type { PartInput, StepDeps } from './step.ts';
 import { body, checkedKey, recordsKey, writeJson, writeObject } from './work-folder.ts';
@@ -36,7 +36,7 @@ export async function checkPartStep(deps: StepDeps, input: PartInput): Promise<C
   // Only for a part that will be written: a rejected file's report lists its problems.
   if (deps.filesBucket !== undefined && checked.problemCount === 0) {
     const missing = await missingFiles(deps.s3, deps.filesBucket, files);
-    checked.missingFiles = missing.slice(0, MAX_LISTED_PROBLEMS);
+    checked.missingFiles = missing.slice(0, MAX_LISTED_WARNINGS);
     checked.missingFileCount = missing.length;
   }
   await Promise.all([

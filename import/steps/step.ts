@@ -67,7 +67,7 @@ export interface ImportReport {
   problemCount: number;
   /**
    * Files the records name that the files bucket lacks: imported all the same, their links answer
-   * 404 until the file is put (./file-check.ts). The first 1,000; `warningCount` is exact.
+   * 404 until the file is put (./file-check.ts). The first 100,000 (./parts.ts); `warningCount` is exact.
    */
   warnings: string[];
   warningCount: number;

@@ -17,7 +17,11 @@ import { MAX_CHILDREN } from '../../../core/records.ts';
 import { URL_TTL_SECONDS } from '../../../core/settings.ts';
 import { WRITE_CONCURRENCY } from '../../../import/importer.ts';
 import { MAX_LINE_BYTES } from '../../../import/lines.ts';
-import { DEFAULT_PART_BYTES, MAX_LISTED_PROBLEMS } from '../../../import/parts.ts';
+import {
+  DEFAULT_PART_BYTES,
+  MAX_LISTED_PROBLEMS,
+  MAX_LISTED_WARNINGS,
+} from '../../../import/parts.ts';
 import { DEFAULT_THROTTLE } from '../../../lib/api.ts';
 import { ApiFunction } from '../../../lib/api-function.ts';
 import { TOP_READERS } from '../../../lib/audit.ts';
@@ -194,6 +198,7 @@ const STATEMENTS: [string, string][] = [
   ],
   ['docs/import.md', `at most ${MAX_ITEM_BYTES / 1024} KB in an item`],
   ['docs/import.md', `lists all of them or the first ${n(MAX_LISTED_PROBLEMS)};`],
+  ['docs/import.md', `\`warnings\` lists every one up to ${n(MAX_LISTED_WARNINGS)}`],
   [
     'docs/security.md',
     `under \`work/\` **${IMPORT_RETENTION.filesDays} days** (an earlier version of a key ${IMPORT_RETENTION.noncurrentDays} days)`,
