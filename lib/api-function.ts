@@ -213,6 +213,20 @@ export class ApiFunction extends NodejsFunction {
         resources: prefixes.map((prefix) => bucket.arnForObjects(`${prefix}*`)),
       }),
     );
+    // The bucket's key decrypts for the URL's GET only through S3, for this bucket.
+    if (bucket.encryptionKey)
+      this.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['kms:Decrypt'],
+          resources: [bucket.encryptionKey.keyArn],
+          conditions: {
+            StringEquals: {
+              'kms:ViaService': `s3.${Stack.of(this).region}.${Stack.of(this).urlSuffix}`,
+              'kms:EncryptionContext:aws:s3:arn': bucket.bucketArn,
+            },
+          },
+        }),
+      );
     const bucketLogicalId = Stack.of(bucket).getLogicalId(bucket.node.defaultChild as CfnElement);
     for (const prefix of prefixes) {
       Validations.of(this.role!).acknowledge({

@@ -19,6 +19,7 @@ import { ENTITIES, filePrefixesOf } from '../core/entities.ts';
 import { readBudgetsToEnv } from '../core/read-budgets.ts';
 import { ApiFunction } from './api-function.ts';
 import { AUDIT_RETENTION, removalPolicyFor } from './retention.ts';
+import { vendedLogGroup } from './vended-logs.ts';
 import type { Route } from '../stage/routes.ts';
 import type { Settings } from '../stage/settings.ts';
 import { FUNCTION_ENV } from '../core/function-env.ts';
@@ -106,7 +107,8 @@ export class Api extends Construct {
     });
 
     // As long as the audit trail (SPEC 8): requests the authorizer refused are audited only here.
-    this.accessLogGroup = new LogGroup(this, 'AccessLogs', {
+    this.accessLogGroup = vendedLogGroup(this, 'AccessLogs', {
+      service: 'apigateway',
       retention: props.logRetention ?? AUDIT_RETENTION,
       removalPolicy: props.logRemovalPolicy ?? removalPolicyFor(false),
     });

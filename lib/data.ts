@@ -1,7 +1,15 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import type { Key } from 'aws-cdk-lib/aws-kms';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  ObjectOwnership,
+  type BucketProps,
+} from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { stageKey } from './keys.ts';
 import { protectedRemovalPolicyFor, removalPolicyFor } from './retention.ts';
 import {
   AUDIT_RETENTION_DAYS,
@@ -12,8 +20,7 @@ import { EXPIRES_AT, PARTITION_KEY, SORT_KEY } from '../core/layout.ts';
 
 /**
  * Every bucket of the stack: no public access, SSE-S3 (S3 server access logging can deliver only
- * to such buckets, and presigned GETs then need no kms:Decrypt), TLS 1.2 only, objects owned by
- * the bucket owner.
+ * to such buckets) unless it holds records' files, TLS 1.2 only, objects owned by the bucket owner.
  */
 export const PRIVATE_BUCKET = {
   blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -31,6 +38,32 @@ export const PRIVATE_BUCKET = {
  * is the one both accept (test/infra/checks/deploy-rules.ts names the sources).
  */
 export const EXPIRED_DELETE_MARKERS_RULE = 'expire-earlier-versions';
+
+/**
+ * A bucket of access logs: who fetched which file or page is part of the audit trail, and kept
+ * as long (lib/retention.ts). Versioned, so that a log deleted by hand stays for a day; what
+ * expires or is deleted leaves only a delete marker, removed in turn.
+ */
+export function logBucket(removalPolicy: RemovalPolicy, autoDeleteObjects: boolean): BucketProps {
+  return {
+    ...PRIVATE_BUCKET,
+    versioned: true,
+    removalPolicy,
+    autoDeleteObjects,
+    lifecycleRules: [
+      {
+        id: 'expire-with-the-audit-trail',
+        expiration: Duration.days(AUDIT_RETENTION_DAYS),
+        abortIncompleteMultipartUploadAfter: Duration.days(INCOMPLETE_UPLOAD_DAYS),
+      },
+      {
+        id: EXPIRED_DELETE_MARKERS_RULE,
+        noncurrentVersionExpiration: Duration.days(1),
+        expiredObjectDeleteMarker: true,
+      },
+    ],
+  };
+}
 
 export interface DataProps {
   /**
@@ -51,6 +84,11 @@ export interface DataProps {
 export class Data extends Construct {
   readonly table: Table;
   readonly bucket: Bucket;
+  /**
+   * The files bucket's key (ID photos and signatures): one the business controls and can audit
+   * in CloudTrail, used only through S3 (lib/api-function.ts grantFileRead).
+   */
+  readonly filesKey: Key;
   /**
    * Destination of the file bucket's S3 server access logs (who fetched which ID photo, and
    * when). It is not logged itself: that would be a loop, and cdk-nag exempts log targets.
@@ -84,20 +122,19 @@ export class Data extends Construct {
     });
 
     this.accessLogsBucket = new Bucket(this, 'AccessLogsBucket', {
-      ...PRIVATE_BUCKET,
-      removalPolicy,
-      autoDeleteObjects,
-      // Who fetched which file is part of the audit trail, and kept as long (lib/retention.ts).
-      lifecycleRules: [
-        {
-          id: 'expire-with-the-audit-trail',
-          expiration: Duration.days(AUDIT_RETENTION_DAYS),
-          abortIncompleteMultipartUploadAfter: Duration.days(INCOMPLETE_UPLOAD_DAYS),
-        },
-      ],
+      ...logBucket(removalPolicy, autoDeleteObjects),
+    });
+    this.filesKey = stageKey(this, 'FilesKey', {
+      description: 'The files bucket: ID photos, signatures, attachments',
+      disposable,
     });
     this.bucket = new Bucket(this, 'FilesBucket', {
       ...PRIVATE_BUCKET,
+      encryption: BucketEncryption.KMS,
+      encryptionKey: this.filesKey,
+      // One data key per bucket rather than per object: KMS requests (and their cost) fall by
+      // S3's bucket key, and the encryption context is the bucket's ARN.
+      bucketKeyEnabled: true,
       versioned: true,
       removalPolicy,
       autoDeleteObjects,

@@ -11,7 +11,7 @@ import { EventField, Rule, RuleTargetInput } from 'aws-cdk-lib/aws-events';
 import { SfnStateMachine } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { FilterPattern, LogGroup, MetricFilter, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { FilterPattern, MetricFilter, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import {
@@ -36,6 +36,7 @@ import {
 import { THRESHOLDS } from './monitoring.ts';
 import { IMPORT_RETENTION, INCOMPLETE_UPLOAD_DAYS } from '../core/retention.ts';
 import { AUDIT_RETENTION } from './retention.ts';
+import { vendedLogGroup } from './vended-logs.ts';
 import { FUNCTION_ENV } from '../core/function-env.ts';
 
 export interface ImportDropProps {
@@ -186,10 +187,8 @@ export class ImportDrop extends Construct {
       ),
       tracingEnabled: true,
       logs: {
-        // Under /aws/vendedlogs/: CloudWatch Logs gives such groups to Step Functions without a
-        // resource policy entry each (a policy holds 5,120 characters: a few stages' groups).
-        destination: new LogGroup(this, 'WorkflowLogs', {
-          logGroupName: `/aws/vendedlogs/states/${stateMachineName}`,
+        destination: vendedLogGroup(this, 'WorkflowLogs', {
+          service: 'states',
           retention: props.logRetention ?? AUDIT_RETENTION,
           removalPolicy: props.removalPolicy,
         }),

@@ -3,7 +3,6 @@ import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { ComparisonOperator, MathExpression, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Key } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -16,7 +15,7 @@ import {
   SnsAlarmActionStrategy,
 } from 'cdk-monitoring-constructs';
 import { Construct } from 'constructs';
-import { removalPolicyFor } from './retention.ts';
+import { stageKey } from './keys.ts';
 import { ApiFunction } from './api-function.ts';
 import type { Route } from '../stage/routes.ts';
 
@@ -117,11 +116,9 @@ export class Monitoring extends Construct {
 
     // The topic: encrypted with its own key (an AWS-managed key cannot be used by CloudWatch),
     // and open to CloudWatch alarms of this account only.
-    const key = new Key(this, 'AlarmTopicKey', {
+    const key = stageKey(this, 'AlarmTopicKey', {
       description: `${props.name} alarm notifications`,
-      enableKeyRotation: true,
-      removalPolicy: removalPolicyFor(props.disposable ?? false),
-      ...(props.disposable ? { pendingWindow: Duration.days(7) } : {}),
+      disposable: props.disposable ?? false,
     });
     key.addToResourcePolicy(
       new PolicyStatement({

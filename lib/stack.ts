@@ -141,6 +141,10 @@ export class ReadApiStack extends Stack {
       value: this.data.bucket.bucketName,
       description: 'Upload signatures/, attachments/ and id-photos/ files here',
     });
+    new CfnOutput(this, 'FilesKeyArn', {
+      value: this.data.filesKey.keyArn,
+      description: "The files bucket's KMS key: uploading needs kms:GenerateDataKey on it",
+    });
     new CfnOutput(this, IMPORT_BUCKET_OUTPUT, {
       value: this.importDrop.bucket.bucketName,
       description:

@@ -30,16 +30,20 @@ import {
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { Bucket, type CfnBucket, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { Bucket, ObjectOwnership, type CfnBucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { CONFIG_FILE, type StaffAppConfig } from '../staff-app/config.ts';
 import { STAFF_APP_PATH, buildStaffApp, staffAppIndex } from '../staff-app/files.ts';
 import { HSTS_SECONDS, connectSrc, securityHeaders } from '../staff-app/security-headers.ts';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
-import { PRIVATE_BUCKET } from './data.ts';
+import { EXPIRED_DELETE_MARKERS_RULE, PRIVATE_BUCKET, logBucket } from './data.ts';
+import { INCOMPLETE_UPLOAD_DAYS } from '../core/retention.ts';
 import { AUDIT_RETENTION } from './retention.ts';
 import { PROJECT_ROOT } from '../core/project-root.ts';
+
+/** How long an earlier build of the page stays in its bucket after a deploy replaced it. */
+const PAGE_VERSIONS_DAYS = 30;
 
 export interface StaffAppProps {
   /** The bucket whose presigned URLs the page shows as images (signatures, ID photos). */
@@ -49,9 +53,14 @@ export interface StaffAppProps {
   readonly autoDeleteObjects: boolean;
 }
 
-/** `/app/` and any folder URL below it serve that folder's index.html (S3 has no such notion). */
+/**
+ * `/app/` and any folder URL below it serve that folder's index.html (S3 has no such notion); the
+ * distribution's root sends the browser to the page, whose files it names relative to `/app/`.
+ */
 const INDEX_REWRITE = `function handler(event) {
   var request = event.request;
+  if (request.uri === '/')
+    return { statusCode: 302, statusDescription: 'Found', headers: { location: { value: '${STAFF_APP_PATH}' } } };
   if (request.uri.endsWith('/')) request.uri += 'index.html';
   return request;
 }`;
@@ -78,6 +87,25 @@ export class StaffApp extends Construct {
       autoDeleteObjects: props.autoDeleteObjects,
       serverAccessLogsBucket: props.accessLogsBucket,
       serverAccessLogsPrefix: 'staff-app-bucket/',
+      // Each deploy replaces the page's files: an earlier build stays a while, then goes.
+      versioned: true,
+      lifecycleRules: [
+        {
+          id: EXPIRED_DELETE_MARKERS_RULE,
+          noncurrentVersionExpiration: Duration.days(PAGE_VERSIONS_DAYS),
+          abortIncompleteMultipartUploadAfter: Duration.days(INCOMPLETE_UPLOAD_DAYS),
+          expiredObjectDeleteMarker: true,
+        },
+      ],
+    });
+    // CloudFront's access logs (standard logging, legacy): its newer log delivery is set up
+    // only in us-east-1, where a stage seldom is (docs/decisions/0027).
+    const logsBucket = new Bucket(this, 'LogsBucket', {
+      ...logBucket(props.removalPolicy, props.autoDeleteObjects),
+      // CloudFront writes its logs with an ACL grant: the one bucket with ACLs on.
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      serverAccessLogsBucket: props.accessLogsBucket,
+      serverAccessLogsPrefix: 'staff-app-logs-bucket/',
     });
 
     // The API's URL cannot be named in the header: the API's CORS names this distribution, and
@@ -141,6 +169,11 @@ export class StaffApp extends Construct {
           },
         ],
       },
+      // The root answers the function's redirect; were it ever reached, it would be the page.
+      defaultRootObject: `${STAFF_APP_PATH.slice(1)}index.html`,
+      enableLogging: true,
+      logBucket: logsBucket,
+      logIncludesCookies: false,
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_100,
     });
@@ -158,13 +191,6 @@ export class StaffApp extends Construct {
         'No WAF web ACL: the distribution serves three static files and config.json, nothing ' +
           'of a record; sign-in is rate limited and protected by Cognito, the API by its own ' +
           'throttling and read budgets. A web ACL costs at least $5 a month per stage.',
-      ],
-      [
-        'AwsSolutions-CFR3',
-        'No CloudFront access logs: the distribution serves the same four files to everyone, ' +
-          'nothing of a record; every record read is in the API access logs and the audit trail ' +
-          '(SPEC 8). CloudFront standard logs would also need ACLs on the log bucket, which ' +
-          'the stage keeps off.',
       ],
       [
         'AwsSolutions-CFR4',
@@ -210,6 +236,9 @@ export class StaffApp extends Construct {
       cacheControl: [CacheControl.noCache()],
       distribution: this.distribution,
       distributionPaths: [`${STAFF_APP_PATH}*`],
+      // Not waited for: CloudFront's waiter fails now and then (aws-cdk#15891), and a first
+      // deploy has nothing cached. The next load asks again anyway (no-cache).
+      waitForDistributionInvalidation: false,
       memoryLimit: 256,
       prune: true,
       // The files go with the deployment: a rolled-back create empties the bucket this create

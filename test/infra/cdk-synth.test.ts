@@ -85,6 +85,7 @@ test.concurrent(
         'ApiUrl',
         'BucketName',
         'DeployedSettings',
+        'FilesKeyArn',
         'ImportBucketName',
         'ImportStateMachineArn',
         'StaffAppUrl',

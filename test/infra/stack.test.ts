@@ -5,8 +5,10 @@
  */
 import './checks/up-front.ts';
 import './checks/api.ts';
+import './checks/approval.ts';
 import './checks/audit.ts';
 import './checks/cfn-lint.ts';
+import './checks/control-tower.ts';
 import './checks/data.ts';
 import './checks/deploy-rules.ts';
 import './checks/docs-figures.ts';

@@ -36,7 +36,8 @@ describe.each(stages)('alarms, %s', (_name, get) => {
   test('one encrypted topic; only CloudWatch alarms of this account may publish to it', () => {
     const s = get();
     const [topicId, topic] = onlyResource(s.json, 'AWS::SNS::Topic');
-    const [keyId, key] = onlyResource(s.json, 'AWS::KMS::Key');
+    const keyId = s.logicalId(s.stack.monitoring.topic.masterKey!);
+    const key = s.json.Resources[keyId]!;
     expect(topic.Properties!.KmsMasterKeyId).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
     expect(key.Properties!.EnableKeyRotation).toBe(true);
     const statements = onlyResource(s.json, 'AWS::SNS::TopicPolicy')[1].Properties!.PolicyDocument

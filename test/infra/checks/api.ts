@@ -101,7 +101,7 @@ test("CORS allows the stage's staff page and nothing else by default: GET, no cr
   ).not.toContainEqual(expect.stringMatching(/^OPTIONS /));
 });
 
-test('the stack outputs ApiUrl, UserPoolId, UserPoolClientId, TableName, BucketName, ImportBucketName, ImportStateMachineArn, AlarmTopicArn, DeployedSettings and StaffAppUrl', () => {
+test('the stack outputs ApiUrl, UserPoolId, UserPoolClientId, TableName, BucketName, FilesKeyArn, ImportBucketName, ImportStateMachineArn, AlarmTopicArn, DeployedSettings and StaffAppUrl', () => {
   const outputs = s.json.Outputs ?? {};
   expect(Object.keys(outputs).sort()).toEqual(
     [
@@ -109,6 +109,7 @@ test('the stack outputs ApiUrl, UserPoolId, UserPoolClientId, TableName, BucketN
       'ApiUrl',
       'BucketName',
       'DeployedSettings',
+      'FilesKeyArn',
       'ImportBucketName',
       'ImportStateMachineArn',
       'StaffAppUrl',

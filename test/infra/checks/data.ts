@@ -56,7 +56,7 @@ function policyOf(bucketId: string): Json[] {
   return policies[0]![1].Properties!.PolicyDocument.Statement as Json[];
 }
 
-function expectPrivateTlsOnlyEncryptedRetained(bucketId: string): void {
+function expectPrivateTlsOnlyEncryptedRetained(bucketId: string, algorithm = 'AES256'): void {
   const bucket = s.json.Resources[bucketId]!;
   expect(bucket.Type).toBe('AWS::S3::Bucket');
   expect(bucket.Properties).toMatchObject({
@@ -68,7 +68,7 @@ function expectPrivateTlsOnlyEncryptedRetained(bucketId: string): void {
     },
     BucketEncryption: {
       ServerSideEncryptionConfiguration: [
-        { ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } },
+        { ServerSideEncryptionByDefault: { SSEAlgorithm: algorithm } },
       ],
     },
     OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
@@ -92,9 +92,28 @@ function expectPrivateTlsOnlyEncryptedRetained(bucketId: string): void {
   }
 }
 
-test('the files bucket: public access blocked, TLS-only policy, versioned, encrypted, access-logged, retained', () => {
+test('the files bucket: public access blocked, TLS-only policy, versioned, encrypted with its own kept key, access-logged, retained', () => {
   const id = s.logicalId(s.stack.data.bucket);
-  expectPrivateTlsOnlyEncryptedRetained(id);
+  expectPrivateTlsOnlyEncryptedRetained(id, 'aws:kms');
+  const keyId = s.logicalId(s.stack.data.filesKey);
+  expect(s.json.Resources[id]!.Properties!.BucketEncryption).toEqual({
+    ServerSideEncryptionConfiguration: [
+      {
+        ServerSideEncryptionByDefault: {
+          SSEAlgorithm: 'aws:kms',
+          KMSMasterKeyID: { 'Fn::GetAtt': [keyId, 'Arn'] },
+        },
+        BucketKeyEnabled: true,
+      },
+    ],
+  });
+  // The key goes only with the bucket: kept files stay readable after a destroy.
+  const key = s.json.Resources[keyId]!;
+  expect([key.DeletionPolicy, key.UpdateReplacePolicy, key.Properties!.EnableKeyRotation]).toEqual([
+    'RetainExceptOnCreate',
+    'Retain',
+    true,
+  ]);
   expect(s.json.Resources[id]!.Properties).toMatchObject({
     VersioningConfiguration: { Status: 'Enabled' },
     LoggingConfiguration: {
@@ -126,6 +145,13 @@ test('the files bucket drops earlier versions and delete markers, the log bucket
       AbortIncompleteMultipartUpload: { DaysAfterInitiation: INCOMPLETE_UPLOAD_DAYS },
       Status: 'Enabled',
     },
+    // Versioned: a log deleted by hand stays a day, and no delete marker stays behind.
+    {
+      Id: 'expire-earlier-versions',
+      NoncurrentVersionExpiration: { NoncurrentDays: 1 },
+      ExpiredObjectDeleteMarker: true,
+      Status: 'Enabled',
+    },
   ]);
   // The audit trail's five years (SPEC 8), and a point-in-time restore's reach (35 days).
   expect([AUDIT_RETENTION_DAYS, FILES_RETENTION.noncurrentDays]).toEqual([1827, 35]);
@@ -135,12 +161,16 @@ test('the access log bucket: public access blocked, TLS-only, encrypted, retaine
   const id = s.logicalId(s.stack.data.accessLogsBucket);
   expectPrivateTlsOnlyEncryptedRetained(id);
   const allows = policyOf(id).filter((st) => st.Effect === 'Allow');
-  // The files bucket's, the staff page's and the import drop's server access logs.
-  const sources = [s.stack.data.bucket, s.stack.staffApp.bucket, s.stack.importDrop.bucket].map(
-    (bucket) => ({
-      'Fn::GetAtt': [s.logicalId(bucket), 'Arn'],
-    }),
-  );
+  // The files bucket's, the staff page's, its CloudFront logs' and the import drop's.
+  const staffLogs = s.stack.staffApp.node.findChild('LogsBucket');
+  const sources = [
+    s.stack.data.bucket,
+    s.stack.staffApp.bucket,
+    staffLogs,
+    s.stack.importDrop.bucket,
+  ].map((bucket) => ({
+    'Fn::GetAtt': [s.logicalId(bucket), 'Arn'],
+  }));
   expect(allows).toHaveLength(sources.length);
   for (const [k, allow] of allows.entries())
     expect(allow).toMatchObject({
@@ -149,6 +179,6 @@ test('the access log bucket: public access blocked, TLS-only, encrypted, retaine
       Condition: { ArnLike: { 'aws:SourceArn': sources[k] } },
     });
   expect(resourcesUnder(s.json, 'AWS::S3::Bucket', 'Data')).toHaveLength(2);
-  // + the import drop's (checks/import-drop.ts) and the staff page's (checks/staff-app.ts)
-  expect(resourcesOf(s.json, 'AWS::S3::Bucket')).toHaveLength(4);
+  // + the import drop's (checks/import-drop.ts) and the staff page's two (checks/staff-app.ts)
+  expect(resourcesOf(s.json, 'AWS::S3::Bucket')).toHaveLength(5);
 });

@@ -164,7 +164,65 @@ describe.each(kept)('%s: a failed first deploy can simply be run again', (stage)
     for (const [id, r] of named)
       expect([id, r.DeletionPolicy]).toEqual([id, 'RetainExceptOnCreate']);
   });
+
+  /**
+   * A kept stage destroyed and deployed again under its name: what `cdk destroy` keeps (SPEC 8's
+   * logs and audit, the data) must not hold a name the next create needs. CloudFormation
+   * creates a log group by its name and fails with "already exists" when a kept one holds it
+   * (CloudWatch Logs API Reference, CreateLogGroup: ResourceAlreadyExistsException). A name
+   * carrying the stack's id (new with each create: AWS CloudFormation User Guide, pseudo
+   * parameters, AWS::StackId) differs each time.
+   */
+  test('nothing kept on a destroy holds a name the next create of the stage needs', () => {
+    for (const [id, r] of withPolicy().filter(([, r]) => r.DeletionPolicy !== 'Delete'))
+      for (const [property, value] of Object.entries(r.Properties ?? {}))
+        if (/Name$/.test(property) && typeof value !== 'object')
+          expect([id, property, value]).toEqual([id, property, 'not a fixed string']);
+    for (const [id, r] of resourcesOf(json(stage), 'AWS::Logs::LogGroup')) {
+      const name = r.Properties!.LogGroupName;
+      if (name !== undefined)
+        expect([id, JSON.stringify(name)]).toEqual([
+          id,
+          expect.stringContaining('{"Ref":"AWS::StackId"}'),
+        ]);
+    }
+  });
 });
+
+/**
+ * Log delivery (API Gateway's access logs, Step Functions' execution logs) writes to a group
+ * under /aws/vendedlogs/ without an entry in the account's one log-delivery resource policy;
+ * any other group is added to that policy, which holds 5,120 characters and is never shrunk, so
+ * that a few dozen stages (rolled-back attempts included) make every next one fail with "Policy
+ * document length breaking Cloudwatch Logs Constraints" (Amazon CloudWatch Logs User Guide,
+ * "Enabling logging from AWS services", logs sent to CloudWatch Logs; Step Functions Developer
+ * Guide, "Logging using CloudWatch Logs").
+ */
+test.each(all)(
+  '%s: every log group written through log delivery is under /aws/vendedlogs/',
+  (stage) => {
+    const t = json(stage);
+    const destinations = [
+      ...resourcesOf(t, 'AWS::ApiGatewayV2::Stage').map(
+        ([, r]) => r.Properties!.AccessLogSettings.DestinationArn,
+      ),
+      ...resourcesOf(t, 'AWS::StepFunctions::StateMachine').flatMap(([, r]) =>
+        list<Json>(r.Properties!.LoggingConfiguration?.Destinations).map(
+          (d) => d.CloudWatchLogsLogGroup.LogGroupArn,
+        ),
+      ),
+    ];
+    expect(destinations).toHaveLength(2);
+    for (const arn of destinations) {
+      const groupId = arn['Fn::GetAtt'][0] as string;
+      const name = t.Resources[groupId]!.Properties!.LogGroupName;
+      expect([groupId, name['Fn::Join'][1][0]]).toEqual([
+        groupId,
+        expect.stringMatching(/^\/aws\/vendedlogs\/(apigateway|states)\//),
+      ]);
+    }
+  },
+);
 
 /**
  * A bucket the create itself fills is emptied when the create rolls back: S3 deletes no bucket

@@ -214,7 +214,11 @@ const STATEMENTS: [string, string][] = [
   ],
   [
     'docs/security.md',
-    `the import bucket | **${n(AUDIT_RETENTION_DAYS)} days**, as the audit trail`,
+    `S3 access logs of the stage's buckets | **${n(AUDIT_RETENTION_DAYS)} days**, as the audit trail`,
+  ],
+  [
+    'docs/security.md',
+    `CloudFront access logs | **${n(AUDIT_RETENTION_DAYS)} days**, as the audit trail`,
   ],
   [
     'docs/security.md',

@@ -172,8 +172,9 @@ test('each function has its own role, assumable by Lambda only, with no managed 
   }
 });
 
-test("functions may only GetItem their entity's records and access state, UpdateItem access-state items, GetObject their entity's files, write their own logs and send traces", () => {
+test("functions may only GetItem their entity's records and access state, UpdateItem access-state items, GetObject their entity's files and decrypt them through S3, write their own logs and send traces", () => {
   const tableArn = { 'Fn::GetAtt': [s.logicalId(s.stack.data.table), 'Arn'] };
+  const keyArn = { 'Fn::GetAtt': [s.logicalId(s.stack.data.filesKey), 'Arn'] };
   for (const [, , fn] of functionsByRoute()) {
     const roleId = fn.Properties!.Role['Fn::GetAtt'][0] as string;
     const logGroupArn = { 'Fn::GetAtt': [fn.Properties!.LoggingConfig.LogGroup.Ref, 'Arn'] };
@@ -187,6 +188,18 @@ test("functions may only GetItem their entity's records and access state, Update
       // access-state items only (test/infra/checks/audit.ts).
       if (st.Action === 'dynamodb:UpdateItem' || st.Action === 'dynamodb:GetItem') {
         expect(Object.keys(st.Condition).sort()).toEqual(['ForAllValues:StringLike', 'Null']);
+      } else if (st.Action === 'kms:Decrypt') {
+        // The files bucket's key, only as S3 uses it for that bucket: no direct decrypt.
+        expect(st.Condition).toEqual({
+          StringEquals: {
+            'kms:ViaService': {
+              'Fn::Join': ['', ['s3.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]],
+            },
+            'kms:EncryptionContext:aws:s3:arn': {
+              'Fn::GetAtt': [s.logicalId(s.stack.data.bucket), 'Arn'],
+            },
+          },
+        });
       } else {
         expect(st.Condition).toBeUndefined();
       }
@@ -205,6 +218,7 @@ test("functions may only GetItem their entity's records and access state, Update
       [
         'dynamodb:GetItem',
         'dynamodb:UpdateItem',
+        'kms:Decrypt',
         'logs:CreateLogStream',
         'logs:PutLogEvents',
         's3:GetObject',
@@ -213,6 +227,7 @@ test("functions may only GetItem their entity's records and access state, Update
     );
     expect(granted['dynamodb:GetItem']).toEqual([tableArn]);
     expect(granted['dynamodb:UpdateItem']).toEqual([tableArn]);
+    expect(granted['kms:Decrypt']).toEqual([keyArn]);
     // Which keys: test/infra/checks/deploy-rules.ts, "each GET function's S3 reach".
     expect(granted['s3:GetObject']!.length).toBeGreaterThan(0);
     expect(granted['logs:CreateLogStream']).toEqual([logGroupArn]);
