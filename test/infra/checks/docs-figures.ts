@@ -373,7 +373,7 @@ test('the deploy guide names the approval prompt and what --require-approval can
     expect(section).toMatch(new RegExp('`(--require-approval )?' + level + '`'));
 });
 
-test('the cost table counts the alarms and alarm metrics the stack synthesizes', () => {
+test('the cost table counts the alarms, alarm metrics and keys the stack synthesizes', () => {
   const alarms = resourcesOf(s.json, 'AWS::CloudWatch::Alarm');
   // A math alarm is billed per metric it reads; a plain alarm reads one.
   const metrics = alarms.reduce(
@@ -386,6 +386,10 @@ test('the cost table counts the alarms and alarm metrics the stack synthesizes',
   );
   const section = flat('docs/operations/costs.md');
   expect(section).toContain(
-    `| CloudWatch alarms: ${alarms.length} alarms, ${metrics} alarm metrics (math alarms count each metric) | $0.10 per standard-resolution alarm metric | $${(metrics * 0.1).toFixed(2)} |`,
+    `| CloudWatch alarms: ${alarms.length} alarms, ${metrics} alarm metrics (math alarms count each metric) | P10 | $${(metrics * 0.1).toFixed(2)} | $${(metrics * 0.1).toFixed(2)} |`,
+  );
+  const keys = resourcesOf(s.json, 'AWS::KMS::Key').length;
+  expect(section).toContain(
+    `| KMS keys: the files bucket's and the alarm topic's | P15 | $${keys}.00 | $${keys}.00 |`,
   );
 });
