@@ -9,6 +9,38 @@ import { securityHeaders } from '../../../staff-app/security-headers.ts';
 import { bothStages, onlyResource, resourcesOf, type Json } from '../synth.ts';
 
 describe.each(bothStages())('%s', (_name, get) => {
+  /**
+   * CloudFront's invalidation waiter fails now and then ("Waiter InvalidationCompleted failed",
+   * aws-cdk#15891), and the page's deployment is the last resource a create makes.
+   */
+  test("the page's deployment does not wait for CloudFront's invalidation", () => {
+    const deployments = resourcesOf(get().json, 'Custom::CDKBucketDeployment');
+    expect(deployments.map(([, d]) => d.Properties!.WaitForDistributionInvalidation)).toEqual([
+      false,
+    ]);
+  });
+
+  test('the root redirects to the page, and the access logs go to their own bucket', () => {
+    const s = get();
+    const [, distribution] = onlyResource(s.json, 'AWS::CloudFront::Distribution');
+    const config = distribution.Properties!.DistributionConfig;
+    expect(config.DefaultRootObject).toBe('app/index.html');
+    const logs = s.logicalId(s.stack.staffApp.node.findChild('LogsBucket') as never);
+    expect(config.Logging).toEqual({
+      Bucket: { 'Fn::GetAtt': [logs, 'RegionalDomainName'] },
+      IncludeCookies: false,
+    });
+    const [, fn] = onlyResource(s.json, 'AWS::CloudFront::Function');
+    const handler = new Function(`${fn.Properties!.FunctionCode}; return handler;`)() as (
+      e: Json,
+    ) => Json;
+    expect(handler({ request: { uri: '/' } })).toMatchObject({
+      statusCode: 302,
+      headers: { location: { value: '/app/' } },
+    });
+    expect(handler({ request: { uri: '/app/' } })).toEqual({ uri: '/app/index.html' });
+  });
+
   test('the bucket is private and only the distribution reads it, through origin access control', () => {
     const s = get();
     const bucket = s.logicalId(s.stack.staffApp.bucket);
