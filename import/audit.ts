@@ -7,7 +7,7 @@
  * an event is.
  */
 import type { Entity } from '../core/entities.ts';
-import type { ImportSummary } from './importer.ts';
+import type { ImportSummary } from './summary.ts';
 
 export const IMPORT_AUDIT_MESSAGE = 'import-audit';
 

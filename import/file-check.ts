@@ -8,7 +8,7 @@
  * distinct key of a part, FILE_CHECKS_AT_ONCE at a time.
  */
 import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
-import { problemText, type Parsed } from './importer.ts';
+import { problemText, type Parsed } from './checked-lines.ts';
 import type { LineProblem } from './parts.ts';
 
 const FILE_CHECKS_AT_ONCE = 32;

@@ -4,7 +4,7 @@
  * every problem keeps the file's own line number (a line that is not JSON or not UTF-8 included)
  * however the file is cut. Each part is checked alone; the same record in two lines, in one part
  * or two, is found when the parts' record lists are merged in file order. The checks and the
- * writes are the direct import's own (./importer.ts).
+ * writes are the direct import's own (./direct-import.ts).
  */
 import { createHash } from 'node:crypto';
 import { ENTITIES, type Entity } from '../core/entities.ts';
@@ -16,7 +16,7 @@ import {
   problemText,
   type Parsed,
   type RecordRef,
-} from './importer.ts';
+} from './checked-lines.ts';
 import { MAX_LINE_BYTES, linesOf, type Line } from './lines.ts';
 import type { LineParser } from './records.ts';
 

@@ -8,7 +8,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { accessStateKey, countReadRequest } from '../../core/access-state.ts';
 import { READ_BUDGET_LIMITS } from '../../core/read-budgets.ts';
 import { createDocumentClient } from '../../functions/shared/document-client.ts';
-import { importFile } from '../../import/importer.ts';
+import { importFile } from '../../import/direct-import.ts';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb/dynamodb-local.ts';
 import { freePort } from '../../local/net.ts';
 import { CASES, writeSeedFile } from '../cases.ts';

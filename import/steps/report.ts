@@ -5,7 +5,7 @@
  */
 import pLimit from 'p-limit';
 import { importAuditEvent } from '../audit.ts';
-import { emptySummary, type ImportSummary } from '../importer.ts';
+import { emptySummary, type ImportSummary } from '../summary.ts';
 import { MAX_LISTED_PROBLEMS, type Verdict } from '../parts.ts';
 import type { PlanResult } from './plan.ts';
 import {

@@ -8,7 +8,8 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ImportAuditSink, Uploader } from '../audit.ts';
-import type { ImportSummary, WriteSlots } from '../importer.ts';
+import type { ImportSummary } from '../summary.ts';
+import type { WriteSlots } from '../write-records.ts';
 import type { Part } from '../parts.ts';
 
 /**
@@ -116,7 +117,7 @@ export interface StepDeps {
   filesBucket?: string;
   audit: ImportAuditSink;
   partBytes?: number;
-  /** Groups a part writes at once; default the direct import's (import/importer.ts). */
+  /** Groups a part writes at once; default the direct import's (import/write-records.ts). */
   writeConcurrency?: number;
   /** Slots every part this process writes shares (the local drop's; see WriteSlots). */
   writeSlots?: WriteSlots;

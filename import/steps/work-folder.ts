@@ -12,7 +12,7 @@ import {
   type GetObjectCommandInput,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { emptySummary, type ImportSummary } from '../importer.ts';
+import { emptySummary, type ImportSummary } from '../summary.ts';
 import type { Part } from '../parts.ts';
 
 export const PREFIX = { incoming: 'incoming/', reports: 'reports/', work: 'work/' } as const;

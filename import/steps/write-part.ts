@@ -4,14 +4,9 @@
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import { importAuditEvent } from '../audit.ts';
-import {
-  count,
-  emptySummary,
-  problemText,
-  writeRecords,
-  type ImportSummary,
-  type Parsed,
-} from '../importer.ts';
+import { count, emptySummary, type ImportSummary } from '../summary.ts';
+import { problemText, type Parsed } from '../checked-lines.ts';
+import { writeRecords } from '../write-records.ts';
 import { assertWithinHorizon } from '../../core/import-version.ts';
 import { storedRecords } from '../parts.ts';
 import { ImportStopped, type PartInput, type StepContext, type StepDeps } from './step.ts';

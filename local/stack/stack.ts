@@ -158,7 +158,7 @@ async function seedOnFirstStart(
     return undefined;
   const file = options.seedFile ?? DEMO_DATA_FILE;
   const [{ importFile }, { createDocumentClient }] = await Promise.all([
-    import('../../import/importer.ts'),
+    import('../../import/direct-import.ts'),
     import('../../functions/shared/document-client.ts'),
   ]);
   const client = createDocumentClient({

@@ -24,7 +24,7 @@ import { createHandler as writePartHandler } from '../../functions/import-write-
 import { positiveFromEnv } from '../../functions/shared/import-deps.ts';
 import type { ImportAuditSink } from '../../import/audit.ts';
 import { createDocumentClient } from '../../functions/shared/document-client.ts';
-import { WRITE_CONCURRENCY, writeSlots } from '../../import/importer.ts';
+import { WRITE_CONCURRENCY, writeSlots } from '../../import/write-records.ts';
 import { incomingKey, type Progress } from '../../import/drop.ts';
 import { expireImportObjects, removeWorkFiles } from './import-bucket-lifecycle.ts';
 import type { Part } from '../../import/parts.ts';

@@ -1,12 +1,12 @@
 /**
- * The direct import (import/importer.ts) as a process of its own, into a local table only
+ * The direct import (import/direct-import.ts) as a process of its own, into a local table only
  * (TABLE_NAME at DYNAMODB_ENDPOINT, DynamoDB Local's credentials): for the test that kills it
  * (test/integration/import-crash.test.ts) and the bench's comparison with the drop. Users import
  * through the drop (`npm run import`); this is the same validation and writing code its steps run.
  */
 import { createDocumentClient } from '../../functions/shared/document-client.ts';
 import { plural } from '../../core/plural.ts';
-import { importFile } from '../../import/importer.ts';
+import { importFile } from '../../import/direct-import.ts';
 import { EMULATOR_REQUEST_TIMEOUT_MS } from '../net.ts';
 import { FUNCTION_ENV } from '../../core/function-env.ts';
 

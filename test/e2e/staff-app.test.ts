@@ -32,7 +32,7 @@ import {
 import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
 import { DEFAULT_TIME_ZONE } from '../../core/settings.ts';
 import { createDocumentClient } from '../../functions/shared/document-client.ts';
-import { importFile } from '../../import/importer.ts';
+import { importFile } from '../../import/direct-import.ts';
 import { testStackOptions } from '../support/shared-dynamodb.ts';
 import { totpCode } from '../../sign-in/totp.ts';
 import { STAFF_APP_PATH } from '../../staff-app/files.ts';

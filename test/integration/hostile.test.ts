@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApiHandler } from '../../functions/shared/http.ts';
-import { importFile, InvalidFileError } from '../../import/importer.ts';
+import { importFile, InvalidFileError } from '../../import/direct-import.ts';
 import { MAX_LINE_BYTES } from '../../import/lines.ts';
 import { customer, line, transaction } from '../fixtures.ts';
 import { createContract } from '../support/contract.ts';

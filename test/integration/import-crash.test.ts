@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { importFile } from '../../import/importer.ts';
+import { importFile } from '../../import/direct-import.ts';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { startTestTable } from '../support/dynamodb.ts';
 import { startReaders, type Entity } from '../support/readers.ts';

@@ -11,7 +11,7 @@ import { incomingKey } from '../../import/drop.ts';
 import { putIntoLocalDrop } from '../../local/step-functions/local-upload.ts';
 import { WRITE_STOP_MARGIN_MS } from '../../import/steps/write-part.ts';
 import { type ExecutionInput } from '../../import/steps/step.ts';
-import { writeSlots } from '../../import/importer.ts';
+import { writeSlots } from '../../import/write-records.ts';
 import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner.ts';
 import { line, transaction } from '../fixtures.ts';
 import { startTestDrop } from '../support/drop.ts';

@@ -10,7 +10,7 @@ import { setTimeout } from 'node:timers/promises';
 import type { MiddlewareStack } from '@smithy/types';
 import { incomingKey } from '../../import/drop.ts';
 import { putIntoLocalDrop } from '../../local/step-functions/local-upload.ts';
-import { emptySummary } from '../../import/importer.ts';
+import { emptySummary } from '../../import/summary.ts';
 import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner.ts';
 import { startTestDrop } from '../support/drop.ts';
 import { startReaders, type Entity } from '../support/readers.ts';

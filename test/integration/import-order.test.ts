@@ -13,12 +13,9 @@ import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/li
 import { ENTITIES, type Entity } from '../../core/entities.ts';
 import { importVersion, sameSecond } from '../../core/import-version.ts';
 import { createTimeCodec } from '../../core/times.ts';
-import {
-  emptySummary,
-  writeRecords,
-  type ImportSummary,
-  type Parsed,
-} from '../../import/importer.ts';
+import { emptySummary, type ImportSummary } from '../../import/summary.ts';
+import { writeRecords } from '../../import/write-records.ts';
+import { type Parsed } from '../../import/checked-lines.ts';
 import { createLineParser } from '../../import/records.ts';
 import { startTestTable } from '../support/dynamodb.ts';
 import { customer, line, transaction } from '../fixtures.ts';

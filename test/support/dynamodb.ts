@@ -11,7 +11,7 @@ import { freePort } from '../../local/net.ts';
 import { attachDynamoDbLocal, startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local.ts';
 import { SHARED_DYNAMODB_ENDPOINT } from './shared-dynamodb.ts';
 import { createDocumentClient } from '../../functions/shared/document-client.ts';
-import { importFile, type ImportOptions } from '../../import/importer.ts';
+import { importFile, type ImportOptions } from '../../import/direct-import.ts';
 
 export const TEST_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 

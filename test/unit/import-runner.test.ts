@@ -6,7 +6,7 @@ import { jest } from '@jest/globals';
 import aslValidator from 'asl-validator';
 import { importWorkflowDefinition } from '../../stage/import-workflow.ts';
 import { ConfigError } from '../../functions/shared/config.ts';
-import { WRITE_CONCURRENCY } from '../../import/importer.ts';
+import { WRITE_CONCURRENCY } from '../../import/write-records.ts';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { ImportStopped } from '../../import/steps/step.ts';
 import {

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { duplicateCheck, type Parsed, type RecordRef } from '../../import/importer.ts';
+import { duplicateCheck, type Parsed, type RecordRef } from '../../import/checked-lines.ts';
 import { linesOf, type Line } from '../../import/lines.ts';
 import {
   checkPart,

@@ -1,5 +1,5 @@
 /**
- * Write slots (import/importer.ts): writes that share them keep to them together, which is how
+ * Write slots (import/write-records.ts): writes that share them keep to them together, which is how
  * the local drop's parts, all in one process, keep to one import's groups in flight. The table is
  * a stand-in that answers after a moment: DynamoDB Local answers too fast to hold a bound full.
  */
@@ -7,7 +7,8 @@ import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TRANSACTION } from '../../core/entities.ts';
 import { PARTITION_KEY, partitionKey } from '../../core/layout.ts';
 import { startVersion } from '../../core/import-version.ts';
-import { writeRecords, writeSlots, type Parsed } from '../../import/importer.ts';
+import { writeRecords, writeSlots } from '../../import/write-records.ts';
+import { type Parsed } from '../../import/checked-lines.ts';
 
 /**
  * A table that answers after a moment and counts requests in flight. Each record is one

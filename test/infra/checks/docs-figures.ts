@@ -15,7 +15,7 @@ import { currencyLine, customer, line, riskAssessment, transaction } from '../..
 import { DEFAULT_READ_BUDGETS, READ_BUDGET_LIMITS } from '../../../core/read-budgets.ts';
 import { MAX_CHILDREN } from '../../../core/records.ts';
 import { URL_TTL_SECONDS } from '../../../core/settings.ts';
-import { WRITE_CONCURRENCY } from '../../../import/importer.ts';
+import { WRITE_CONCURRENCY } from '../../../import/write-records.ts';
 import { MAX_LINE_BYTES } from '../../../import/lines.ts';
 import {
   DEFAULT_PART_BYTES,

@@ -12,7 +12,7 @@ import { PROJECT_ROOT } from '../../../core/project-root.ts';
 import { type Progress } from '../../../import/drop.ts';
 import { PREFIX, reportKey, workFolder } from '../../../import/steps/work-folder.ts';
 import { type ImportReport } from '../../../import/steps/step.ts';
-import { emptySummary } from '../../../import/importer.ts';
+import { emptySummary } from '../../../import/summary.ts';
 import { IMPORT_RETENTION } from '../../../core/retention.ts';
 import { expireImportObjects } from '../../../local/step-functions/import-bucket-lifecycle.ts';
 import { s3Client } from '../../../local/s3/s3-client.ts';

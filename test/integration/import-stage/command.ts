@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { importIdOf, reportKey } from '../../../import/steps/work-folder.ts';
 import { type ImportReport } from '../../../import/steps/step.ts';
-import { emptySummary } from '../../../import/importer.ts';
+import { emptySummary } from '../../../import/summary.ts';
 import { PROJECT_ROOT } from '../../../core/project-root.ts';
 import { BASE_STACK_NAME } from '../../../stage/stage.ts';
 import { S3RVER_CREDENTIALS, s3Client } from '../../../local/s3/s3-client.ts';

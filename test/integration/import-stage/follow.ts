@@ -12,7 +12,7 @@ import { S3_MIN_PART_BYTES, type Progress } from '../../../import/drop.ts';
 import { importIntoStack } from '../../../import/stage-drop.ts';
 import { importIdOf, reportKey } from '../../../import/steps/work-folder.ts';
 import { type ImportReport } from '../../../import/steps/step.ts';
-import { emptySummary } from '../../../import/importer.ts';
+import { emptySummary } from '../../../import/summary.ts';
 import { s3Client } from '../../../local/s3/s3-client.ts';
 import { line, transaction } from '../../fixtures.ts';
 import { type FakeExecution } from '../../support/fake-control-plane.ts';

@@ -7,7 +7,7 @@ import { jest } from '@jest/globals';
 import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { parseExactJson, stringifyExactJson } from '../../../core/json.ts';
-import { InvalidFileError } from '../../../import/importer.ts';
+import { InvalidFileError } from '../../../import/direct-import.ts';
 import { createLineParser } from '../../../import/records.ts';
 import { ENTITIES, type Entity } from '../../../core/entities.ts';
 import { MAX_ITEM_BYTES, itemOf, itemSize } from '../../../core/layout.ts';
