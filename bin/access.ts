@@ -4,10 +4,16 @@
  * back, in the local stack, or in a deployed stage when USER_POOL_ID and TABLE_NAME are set
  * (docs/operations.md, offboarding). The logic is in access/.
  */
-import { AddRefusedError, addUser } from '../access/add-user.ts';
-import { accessTarget, TargetError } from '../access/target.ts';
-import { UnknownUserError } from '../access/resolve-user.ts';
-import { GROUP_VERBS, runVerb, VerbIncompleteError, VERBS, type Verb } from '../access/verbs.ts';
+import { AddRefusedError, addUser } from '../commands/access/add-user.ts';
+import { accessTarget, TargetError } from '../commands/access/target.ts';
+import { UnknownUserError } from '../commands/access/resolve-user.ts';
+import {
+  GROUP_VERBS,
+  runVerb,
+  VerbIncompleteError,
+  VERBS,
+  type Verb,
+} from '../commands/access/verbs.ts';
 
 const USAGE =
   'usage: npm run access -- add <e-mail> [--group <group>]\n' +

@@ -15,8 +15,8 @@
  * does not know and no event names: exit 1 (a question that cannot be answered).
  */
 import { idProblem } from '../core/ids.ts';
-import { resolveUser, UnknownUserError, type StaffUser } from '../access/resolve-user.ts';
-import { localAccessTarget, type AccessTarget } from '../access/target.ts';
+import { resolveUser, UnknownUserError, type StaffUser } from '../commands/access/resolve-user.ts';
+import { localAccessTarget, type AccessTarget } from '../commands/access/target.ts';
 import {
   AUDIT_KINDS,
   AUDIT_TIME_FORMAT,

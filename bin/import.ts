@@ -3,7 +3,7 @@
  * import drop, the import followed with a progress line, its report printed; exit 0 only when
  * imported whole. Without a flag, the local stack's drop, the workflow run in this process
  * (local/step-functions/import-runner.ts); with one, a deployed stack's drop, found from its outputs
- * (import/stage-drop.ts): --stack names the CloudFormation stack (the default stack is
+ * (commands/import/stage-drop.ts): --stack names the CloudFormation stack (the default stack is
  * `CurrencyExchangeReadApi`), --stage <name> is short for --stack CurrencyExchangeReadApi-<name>.
  * Records never reach a deployed table from this machine: TABLE_NAME is refused (README).
  */
@@ -11,15 +11,14 @@ import { plural } from '../core/plural.ts';
 import { awsSetupProblem } from './aws-setup.ts';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { Progress } from '../import/drop.ts';
+import type { Progress } from '../import/progress.ts';
 import { reportKey } from '../import/steps/work-folder.ts';
 import { type ImportReport } from '../import/steps/step.ts';
-import type { Unreported } from '../import/stage-execution.ts';
-import { progressLine } from '../import/progress-line.ts';
-import { ConfigError } from '../functions/shared/config.ts';
-import { positiveFromEnv } from '../functions/shared/import-deps.ts';
+import type { Unreported } from '../commands/import/stage-execution.ts';
+import { progressLine } from '../commands/import/progress-line.ts';
+import { ConfigError, positiveFromEnv } from '../core/env.ts';
 import { makeStage } from '../stage/stage.ts';
-import { dropFile, localDropOptionsFromEnv } from '../local/step-functions/import-runner.ts';
+import { dropFile, localDropOptionsFromEnv } from '../commands/import/local-drop.ts';
 import { localObjectFile } from '../local/s3/s3-client.ts';
 import {
   incompleteState,
@@ -260,7 +259,7 @@ async function main(): Promise<number> {
   let print: () => number;
   try {
     if (target !== undefined && stackName !== undefined) {
-      const { importIntoStack } = await import('../import/stage-drop.ts');
+      const { importIntoStack } = await import('../commands/import/stage-drop.ts');
       const result = await importIntoStack(stackName, file, progress.update);
       const where = 'stack' in target ? `stack ${target.stack}` : `stage ${target.stage}`;
       print = () =>

@@ -1,5 +1,5 @@
 /**
- * `npm run smoke -- <api-url>`: checks a deployment keeps the contract (smoke/checks.ts) and exits
+ * `npm run smoke -- <api-url>`: checks a deployment keeps the contract (commands/smoke/checks.ts) and exits
  * non-zero on the first broken promise, naming it.
  *
  * Tokens, from the environment (never printed):
@@ -23,7 +23,7 @@ import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-
 import { PROJECT_ROOT } from '../core/project-root.ts';
 import { signInWithTotp, UnansweredChallenge } from '../sign-in/flow.ts';
 import { totpCode } from '../sign-in/totp.ts';
-import { BrokenPromise, runSmoke } from '../smoke/checks.ts';
+import { BrokenPromise, runSmoke } from '../commands/smoke/checks.ts';
 
 const env = process.env;
 const out = (line: string) => process.stdout.write(`${line}\n`);

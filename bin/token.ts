@@ -10,7 +10,7 @@
  */
 import { awsSetupProblem } from './aws-setup.ts';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { isUserDisabledRefusal } from '../access/cognito-actions.ts';
+import { isUserDisabledRefusal } from '../commands/access/cognito-actions.ts';
 import { DEMO_PASSWORD, DEMO_USERS, cognitoClient } from '../local/cognito/user-pool.ts';
 import {
   incompleteState,

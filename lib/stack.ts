@@ -6,7 +6,7 @@ import { Api } from './api.ts';
 import { AuditTrail } from './audit.ts';
 import { Data } from './data.ts';
 import { Identity } from './identity.ts';
-import { IMPORT_BUCKET_OUTPUT, IMPORT_STATE_MACHINE_OUTPUT } from '../import/stage-drop.ts';
+import { OUTPUTS } from '../stage/outputs.ts';
 import { ImportDrop } from './import-drop.ts';
 import { Monitoring } from './monitoring.ts';
 import { StaffApp } from './staff-app.ts';
@@ -21,7 +21,6 @@ import {
 } from '../stage/settings.ts';
 import { removalPolicyFor } from './retention.ts';
 import { DEFAULT_STAGE, type Stage } from '../stage/stage.ts';
-import { DEPLOYED_SETTINGS_OUTPUT } from '../stage/deployed-settings.ts';
 
 export interface ReadApiStackProps extends StackProps {
   readonly settings?: Settings;
@@ -123,42 +122,45 @@ export class ReadApiStack extends Stack {
       displayTimeZone: settings.displayTimeZone,
       currency: settings.currency,
     });
-    new CfnOutput(this, 'StaffAppUrl', {
+    new CfnOutput(this, OUTPUTS.staffAppUrl, {
       value: this.staffApp.url,
       description: 'The staff page: sign in, look up a transaction or a customer',
     });
-    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Invoke URL of the API' });
-    new CfnOutput(this, 'UserPoolId', { value: this.identity.userPool.userPoolId });
-    new CfnOutput(this, 'UserPoolClientId', {
+    new CfnOutput(this, OUTPUTS.apiUrl, {
+      value: this.api.url,
+      description: 'Invoke URL of the API',
+    });
+    new CfnOutput(this, OUTPUTS.userPoolId, { value: this.identity.userPool.userPoolId });
+    new CfnOutput(this, OUTPUTS.userPoolClientId, {
       value: this.identity.client.userPoolClientId,
       description: 'App client for initiate-auth; the only audience the API accepts',
     });
-    new CfnOutput(this, 'TableName', {
+    new CfnOutput(this, OUTPUTS.tableName, {
       value: this.data.table.tableName,
       description: 'TABLE_NAME for npm run access',
     });
-    new CfnOutput(this, 'BucketName', {
+    new CfnOutput(this, OUTPUTS.bucketName, {
       value: this.data.bucket.bucketName,
       description: 'Upload signatures/, attachments/ and id-photos/ files here',
     });
-    new CfnOutput(this, 'FilesKeyArn', {
+    new CfnOutput(this, OUTPUTS.filesKeyArn, {
       value: this.data.filesKey.keyArn,
       description: "The files bucket's KMS key: uploading needs kms:GenerateDataKey on it",
     });
-    new CfnOutput(this, IMPORT_BUCKET_OUTPUT, {
+    new CfnOutput(this, OUTPUTS.importBucket, {
       value: this.importDrop.bucket.bucketName,
       description:
         'npm run import -- <file> --stage <name> puts files under incoming/ here (SPEC 9)',
     });
-    new CfnOutput(this, IMPORT_STATE_MACHINE_OUTPUT, {
+    new CfnOutput(this, OUTPUTS.importStateMachine, {
       value: this.importDrop.stateMachine.stateMachineArn,
       description: 'The import workflow; npm run import follows its executions',
     });
-    new CfnOutput(this, DEPLOYED_SETTINGS_OUTPUT, {
+    new CfnOutput(this, OUTPUTS.deployedSettings, {
       value: JSON.stringify(settingsToContext(settings, stage)),
       description: 'The settings this stage was deployed with: a plain cdk deploy keeps them',
     });
-    new CfnOutput(this, 'AlarmTopicArn', {
+    new CfnOutput(this, OUTPUTS.alarmTopicArn, {
       value: this.monitoring.topic.topicArn,
       description: 'Every alarm of this stage notifies this topic; subscribe to it',
     });

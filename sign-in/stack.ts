@@ -3,7 +3,8 @@
  * UserPoolClientId: lib/stack.ts), for commands that sign a stage's user in: the region is the
  * user pool's own (its id begins with it), whatever region the credentials default to.
  */
-import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import type { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import { OUTPUTS, stackOutputs } from '../stage/outputs.ts';
 
 export interface StackUserPool {
   userPoolId: string;
@@ -15,14 +16,9 @@ export async function stackUserPool(
   cfn: CloudFormationClient,
   stackName: string,
 ): Promise<StackUserPool> {
-  const { Stacks } = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
-  const output = (key: string) => {
-    const value = Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === key)?.OutputValue;
-    if (!value) throw new Error(`stack ${stackName} has no output ${key}: deploy it first`);
-    return value;
-  };
-  const userPoolId = output('UserPoolId');
+  const output = await stackOutputs(cfn, stackName);
+  const userPoolId = output(OUTPUTS.userPoolId);
   const region = /^([a-z0-9-]+)_/.exec(userPoolId)?.[1];
   if (!region) throw new Error(`stack ${stackName}: ${userPoolId} is not a user pool id`);
-  return { userPoolId, clientId: output('UserPoolClientId'), region };
+  return { userPoolId, clientId: output(OUTPUTS.userPoolClientId), region };
 }

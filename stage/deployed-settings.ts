@@ -13,9 +13,9 @@ import {
   type CloudFormationClientConfig,
 } from '@aws-sdk/client-cloudformation';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
+import { OUTPUTS } from './outputs.ts';
 import { ALARM_EMAIL_SET, SettingsError } from './settings.ts';
 
-export const DEPLOYED_SETTINGS_OUTPUT = 'DeployedSettings';
 /** Context flag that allows a deployed stage's display time zone to change. */
 export const ALLOW_TIME_ZONE_CHANGE = 'allowTimeZoneChange';
 /** Context flag to synthesize without reading the deployed settings (`false`). */
@@ -95,7 +95,7 @@ export async function readDeployedSettings(
   } finally {
     client.destroy();
   }
-  const kept = outputs?.find((output) => output.OutputKey === DEPLOYED_SETTINGS_OUTPUT);
+  const kept = outputs?.find((output) => output.OutputKey === OUTPUTS.deployedSettings);
   if (kept?.OutputValue === undefined) return { kind: 'none' };
   let context: unknown;
   try {
@@ -104,7 +104,7 @@ export async function readDeployedSettings(
     context = undefined;
   }
   if (typeof context !== 'object' || context === null || Array.isArray(context))
-    throw new SettingsError(`${stackName}'s ${DEPLOYED_SETTINGS_OUTPUT} output is not an object`);
+    throw new SettingsError(`${stackName}'s ${OUTPUTS.deployedSettings} output is not an object`);
   return { kind: 'deployed', context: context as SettingsContext };
 }
 

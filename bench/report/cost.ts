@@ -76,7 +76,7 @@ export function renderCost(r: Results): ReportPart | undefined {
 /** 5b's table: each read-budget store after a year of one user's sporadic reads. */
 export function renderHistory(h: History): string[] {
   return [
-    `One user's year of sporadic reads (${h.gets} GETs, test/support/sporadic-reads.ts) in ${h.windowSeconds} s windows against DynamoDB Local, the access-state requests counted with the units DynamoDB reports (\`ReturnConsumedCapacity\`); then one more GET of that user and the first GET of a new one. DynamoDB Local never expires items by TTL.`,
+    `One user's year of sporadic reads (${h.gets} GETs, bench/sporadic-reads.ts) in ${h.windowSeconds} s windows against DynamoDB Local, the access-state requests counted with the units DynamoDB reports (\`ReturnConsumedCapacity\`); then one more GET of that user and the first GET of a new one. DynamoDB Local never expires items by TTL.`,
     '',
     table(
       [

@@ -1,6 +1,6 @@
 /**
  * 5b. The access state over the years (docs/performance.md): one user reads as a diligent member
- * of staff does for a year (test/support/sporadic-reads.ts) against DynamoDB Local, and each
+ * of staff does for a year (bench/sporadic-reads.ts) against DynamoDB Local, and each
  * read-budget store's access-state requests are counted with the write and read units DynamoDB
  * reports, what stays stored for the user, and the time of a GET's access requests at the start
  * and at the end of the year. The cost section runs the production gate (functions/shared/
@@ -18,7 +18,7 @@ import { COUNTER_SLOTS, COUNT_SCALE, accessStateWireKey } from '../../core/acces
 import { CUSTOMER, TRANSACTION } from '../../core/entities.ts';
 import { windowStart } from '../../core/read-budgets.ts';
 import { createAccessGate } from '../../functions/shared/access.ts';
-import { sporadicYear } from '../../test/support/sporadic-reads.ts';
+import { sporadicYear } from '../sporadic-reads.ts';
 import { TABLE } from '../config.ts';
 
 const WINDOW = 300;

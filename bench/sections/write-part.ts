@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import { putIntoDrop } from '../../import/drop.ts';
+import { putIntoDrop } from '../../commands/import/drop.ts';
 import type { Part } from '../../import/parts.ts';
 import { readJson } from '../../import/steps/work-folder.ts';
 import { type CheckResult } from '../../import/steps/check-part.ts';

@@ -1,12 +1,6 @@
 /** Configuration of the functions, read once from the environment when a function starts. */
-import {
-  DEFAULT_TIME_ZONE,
-  TIME_ZONE_RULE,
-  URL_TTL_RULE,
-  URL_TTL_SECONDS,
-  isTimeZone,
-  isUrlTtl,
-} from '../../core/settings.ts';
+import { URL_TTL_RULE, URL_TTL_SECONDS, isUrlTtl } from '../../core/settings.ts';
+import { ConfigError, required, timeZoneFromEnv, type Env } from '../../core/env.ts';
 import { readBudgetsFromEnv, type ReadBudgets } from '../../core/read-budgets.ts';
 import { FUNCTION_ENV } from '../../core/function-env.ts';
 
@@ -26,18 +20,6 @@ export interface Config {
   readonly s3Endpoint: string | undefined;
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
-
-type Env = Record<string, string | undefined>;
-
-function required(env: Env, name: string): string {
-  const value = env[name];
-  if (!value) throw new ConfigError(`Missing required environment variable ${name}`);
-  return value;
-}
-
 function ttl(env: Env): number {
   const raw = env[FUNCTION_ENV.urlTtlSeconds] ?? String(URL_TTL_SECONDS.default);
   // Canonical digits only: Number() would also take " 300", "3e2", "0300" or "0x12c".
@@ -47,15 +29,6 @@ function ttl(env: Env): number {
     );
   }
   return Number(raw);
-}
-
-function timeZone(env: Env): string {
-  const zone = env[FUNCTION_ENV.displayTimeZone] ?? DEFAULT_TIME_ZONE;
-  if (!isTimeZone(zone))
-    throw new ConfigError(
-      `${FUNCTION_ENV.displayTimeZone} must be ${TIME_ZONE_RULE}, got: ${JSON.stringify(zone)}`,
-    );
-  return zone;
 }
 
 /** The settings an operator chooses (not the wiring): `npm start` checks them before it starts. */
@@ -68,7 +41,7 @@ export type OperatorSettings = Pick<
 export function operatorSettingsFromEnv(env: Env): OperatorSettings {
   return {
     signatureUrlTtlSeconds: ttl(env),
-    displayTimeZone: timeZone(env),
+    displayTimeZone: timeZoneFromEnv(env, FUNCTION_ENV.displayTimeZone),
     readBudgets: readBudgetsFromEnv(env),
   };
 }

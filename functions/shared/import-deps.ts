@@ -6,47 +6,12 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { stdoutImportAudit } from '../../import/audit.ts';
 import { createDocumentClient } from './document-client.ts';
 import type { StepDeps } from '../../import/steps/step.ts';
-import { ConfigError } from './config.ts';
-import { isTimeZone, DEFAULT_TIME_ZONE } from '../../core/settings.ts';
+import { positiveFromEnv, required, timeZoneFromEnv, type Env } from '../../core/env.ts';
 import { FUNCTION_ENV } from '../../core/function-env.ts';
-
-type Env = Record<string, string | undefined>;
-
-function required(env: Env, name: string): string {
-  const value = env[name];
-  if (!value) throw new ConfigError(`Missing required environment variable ${name}`);
-  return value;
-}
-
-/**
- * A whole number from 1 to `max` from the environment, or undefined when unset or empty: the
- * import's settings, in its functions and in the local drop (local/step-functions/import-runner.ts).
- */
-export function positiveFromEnv(
-  env: Env,
-  name: string,
-  max = Number.MAX_SAFE_INTEGER,
-): number | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return undefined;
-  const value = /^[1-9][0-9]*$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(Number.isSafeInteger(value) && value <= max)) {
-    const allowed =
-      max === Number.MAX_SAFE_INTEGER
-        ? 'a positive whole number'
-        : `a whole number from 1 to ${max}`;
-    throw new ConfigError(`${name} must be ${allowed}, got: ${JSON.stringify(raw)}`);
-  }
-  return value;
-}
 
 export function importDepsFromEnv(env: Env = process.env): StepDeps {
   const region = required(env, 'AWS_REGION');
-  const displayTimeZone = env[FUNCTION_ENV.displayTimeZone] ?? DEFAULT_TIME_ZONE;
-  if (!isTimeZone(displayTimeZone))
-    throw new ConfigError(
-      `${FUNCTION_ENV.displayTimeZone} is not an IANA time zone: ${displayTimeZone}`,
-    );
+  const displayTimeZone = timeZoneFromEnv(env, FUNCTION_ENV.displayTimeZone);
   const s3Endpoint = env[FUNCTION_ENV.s3Endpoint] || undefined;
   return {
     s3: new S3Client({ region, endpoint: s3Endpoint, forcePathStyle: s3Endpoint !== undefined }),

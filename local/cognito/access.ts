@@ -3,7 +3,7 @@
  * - AdminUserGlobalSignOut: revokes every refresh token of the user, as Cognito does (5.3.0 has no
  *   such target and answers it with a 500), and, as Cognito does, refuses a disabled user with
  *   NotAuthorizedException "User is disabled." (so that `npm run access` meets that refusal
- *   here as it does in AWS, access/verbs.ts).
+ *   here as it does in AWS, commands/access/verbs.ts).
  * - A disabled user cannot sign in or refresh: cognito-local's InitiateAuth ignores `Enabled`,
  *   Cognito answers NotAuthorizedException "User is disabled.".
  * Both wrap cognito-local's own router and user store, so everything else stays its behaviour.

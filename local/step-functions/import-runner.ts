@@ -21,12 +21,10 @@ import { createHandler as planHandler } from '../../functions/import-plan.ts';
 import { createHandler as reportHandler } from '../../functions/import-report.ts';
 import { createHandler as verifyHandler } from '../../functions/import-verify.ts';
 import { createHandler as writePartHandler } from '../../functions/import-write-part.ts';
-import { positiveFromEnv } from '../../functions/shared/import-deps.ts';
 import type { ImportAuditSink } from '../../import/audit.ts';
 import { createDocumentClient } from '../../functions/shared/document-client.ts';
 import { WRITE_CONCURRENCY, writeSlots } from '../../import/write-records.ts';
-import { incomingKey, type Progress } from '../../import/drop.ts';
-import { expireImportObjects, removeWorkFiles } from './import-bucket-lifecycle.ts';
+import type { Progress } from '../../import/progress.ts';
 import type { Part } from '../../import/parts.ts';
 import {
   importIdOf,
@@ -44,13 +42,10 @@ import {
 } from '../../import/steps/step.ts';
 import { type PlanResult } from '../../import/steps/plan.ts';
 import { importWorkflowDefinition } from '../../stage/import-workflow.ts';
-import { IMPORT_CONCURRENCY } from '../../stage/settings.ts';
-import { loadStepFunctions } from '../../functions/sdk/local-step-functions.ts';
+import { loadStepFunctions } from './step-functions-library.ts';
 import { appendAuditEvents } from '../tools/audit-log.ts';
 import { EMULATOR_REQUEST_TIMEOUT_MS } from '../net.ts';
 import { s3Client } from '../s3/s3-client.ts';
-import { putIntoLocalDrop } from './local-upload.ts';
-import { FUNCTION_ENV } from '../../core/function-env.ts';
 
 /** Local stand-ins for the stage's ARNs: the runner maps each Task to a handler by them. */
 const REGION = 'us-east-1';
@@ -207,23 +202,6 @@ export interface LocalDropOptions {
   wrap?: Partial<Record<keyof typeof FUNCTIONS, (h: Handler) => Handler>>;
 }
 
-/**
- * The local drop's settings from the environment: IMPORT_CONCURRENCY is the stage's
- * `importConcurrency` (parts checked or written at once, default and bounds the same),
- * IMPORT_PART_BYTES the part size, as the stage's functions read it (tests and the bench cut
- * small files into parts). A value that cannot be used is a ConfigError naming the variable.
- */
-export function localDropOptionsFromEnv(
-  env: Record<string, string | undefined> = process.env,
-): Pick<LocalDropOptions, 'concurrency' | 'partBytes'> {
-  const concurrency = positiveFromEnv(env, 'IMPORT_CONCURRENCY', IMPORT_CONCURRENCY.max);
-  const partBytes = positiveFromEnv(env, FUNCTION_ENV.importPartBytes);
-  return {
-    ...(concurrency === undefined ? {} : { concurrency }),
-    ...(partBytes === undefined ? {} : { partBytes }),
-  };
-}
-
 /** The steps' dependencies pointed at the local stack (its clients made once per drop). */
 export function localStepDeps(target: LocalDropTarget, partBytes?: number): StepDeps {
   // Appended as the gateway's are: local/tools/audit-log.ts (day files, each opened per write).
@@ -362,38 +340,4 @@ function allStateNames(definition: Definition): string[] {
       ? allStateNames((state.ItemProcessor ?? state.Iterator) as Definition)
       : []),
   ]);
-}
-
-/** `npm run import -- <file>` locally: the file into the drop, the workflow run, its report. */
-export async function dropFile(
-  target: LocalDropTarget,
-  file: string,
-  options: LocalDropOptions = {},
-): Promise<ImportReport> {
-  const deps = localStepDeps(target, options.partBytes);
-  try {
-    await expireImportObjects(deps.s3, target.importBucketName);
-    const input = await putIntoLocalDrop(
-      deps.s3,
-      target.importBucketName,
-      file,
-      options.key ?? incomingKey(file),
-      {
-        onProgress: (sent, total) =>
-          options.onProgress?.({
-            phase: 'uploading',
-            parts: 0,
-            partsDone: 0,
-            records: 0,
-            bytes: { sent, total },
-          }),
-      },
-    );
-    const report = await runWorkflow(deps, input, options);
-    await removeWorkFiles(deps.s3, target.importBucketName, report.importId);
-    return report;
-  } finally {
-    deps.s3.destroy();
-    deps.client.destroy();
-  }
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run smoke` (smoke/checks.ts, bin/smoke.ts) against the local stack with its demo data,
+ * `npm run smoke` (commands/smoke/checks.ts, bin/smoke.ts) against the local stack with its demo data,
  * where every promise must hold, and against a second gateway in front of the same handlers made
  * to break one promise, where the smoke must fail naming it. Never a token in the output.
  */
@@ -20,7 +20,7 @@ import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { importHandler, startGateway, type Gateway } from '../../local/gateway/gateway.ts';
 import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
 import { testStackOptions } from '../support/shared-dynamodb.ts';
-import { BrokenPromise, runSmoke } from '../../smoke/checks.ts';
+import { BrokenPromise, runSmoke } from '../../commands/smoke/checks.ts';
 
 const run = promisify(execFile);
 

@@ -4,6 +4,7 @@
  * DeployedSettings output, and a change of the display time zone needs an explicit flag.
  * CloudFormation's answer is stubbed: there is no local CloudFormation.
  */
+import { OUTPUTS } from '../../stage/outputs.ts';
 import {
   CloudFormationClient,
   CloudFormationServiceException,
@@ -15,11 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appFromCommandLine } from '../../lib/app.ts';
-import {
-  DEPLOYED_SETTINGS_OUTPUT,
-  checkTimeZoneChange,
-  readDeployedSettings,
-} from '../../stage/deployed-settings.ts';
+import { checkTimeZoneChange, readDeployedSettings } from '../../stage/deployed-settings.ts';
 import { SettingsError } from '../../stage/settings.ts';
 import { CDK_JSON_CONTEXT, resourcesOf, type CfnTemplate } from './synth.ts';
 
@@ -48,7 +45,7 @@ function deployedWith(value: string): void {
         StackName: STACK,
         StackStatus: 'UPDATE_COMPLETE',
         CreationTime: new Date(0),
-        Outputs: [{ OutputKey: DEPLOYED_SETTINGS_OUTPUT, OutputValue: value }],
+        Outputs: [{ OutputKey: OUTPUTS.deployedSettings, OutputValue: value }],
       },
     ],
   });
@@ -73,7 +70,7 @@ async function synthFromCommandLine(context: Record<string, unknown>): Promise<C
 }
 
 const kept = (template: CfnTemplate) =>
-  JSON.parse(template.Outputs![DEPLOYED_SETTINGS_OUTPUT]!.Value as string) as Record<
+  JSON.parse(template.Outputs![OUTPUTS.deployedSettings]!.Value as string) as Record<
     string,
     unknown
   >;
@@ -104,7 +101,7 @@ test('a plain deploy keeps every setting the stage was deployed with', async () 
 
   // The next deploy names the stage, and the alarm address, which it must give again.
   cloudFormation.reset();
-  deployedWith(first.Outputs![DEPLOYED_SETTINGS_OUTPUT]!.Value as string);
+  deployedWith(first.Outputs![OUTPUTS.deployedSettings]!.Value as string);
   await expect(synthFromCommandLine({ stage: 'staging' })).rejects.toThrow(
     /alarmEmail: this stage sends its alarms to an e-mail address.*-c alarmEmail=<address>/,
   );

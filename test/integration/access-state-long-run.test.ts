@@ -22,7 +22,7 @@ import { startTestTable } from '../support/dynamodb.ts';
 import { apiEvent, testClaims } from '../support/events.ts';
 import { buildLambdaContext } from '../../local/gateway/api-event.ts';
 import { testHandlers } from '../support/handlers.ts';
-import { sporadicYear } from '../support/sporadic-reads.ts';
+import { sporadicYear } from '../../bench/sporadic-reads.ts';
 
 const WINDOW = 300;
 const BUDGETS = {

@@ -7,8 +7,8 @@
  */
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { MiddlewareStack } from '@smithy/types';
-import { incomingKey } from '../../import/drop.ts';
-import { putIntoLocalDrop } from '../../local/step-functions/local-upload.ts';
+import { incomingKey } from '../../commands/import/drop.ts';
+import { putIntoLocalDrop } from '../../commands/import/local-upload.ts';
 import { WRITE_STOP_MARGIN_MS } from '../../import/steps/write-part.ts';
 import { type ExecutionInput } from '../../import/steps/step.ts';
 import { writeSlots } from '../../import/write-records.ts';

@@ -8,8 +8,8 @@
  */
 import { setTimeout } from 'node:timers/promises';
 import type { MiddlewareStack } from '@smithy/types';
-import { incomingKey } from '../../import/drop.ts';
-import { putIntoLocalDrop } from '../../local/step-functions/local-upload.ts';
+import { incomingKey } from '../../commands/import/drop.ts';
+import { putIntoLocalDrop } from '../../commands/import/local-upload.ts';
 import { emptySummary } from '../../import/summary.ts';
 import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner.ts';
 import { startTestDrop } from '../support/drop.ts';

@@ -85,7 +85,7 @@ test('10^6 lines, only the last one bad: nothing written, `line 1000000: ...`', 
   await s3.stop();
   rmSync(path, { force: true });
 
-  // Besides the report, stderr has a progress line at least every 10 s (import/progress-line.ts).
+  // Besides the report, stderr has a progress line at least every 10 s (commands/import/progress-line.ts).
   const progress = /^Import (uploading|planning|checking|writing|reporting)\b.*\(\d+ s\)\n/gm;
   const report = stderr.replace(progress, '').replace(/^Report: .*\n$/m, '');
   expect({ code, stdout, stderr: report }).toEqual({

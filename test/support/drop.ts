@@ -8,7 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../local/net.ts';
-import { dropFile, type LocalDropOptions } from '../../local/step-functions/import-runner.ts';
+import type { LocalDropOptions } from '../../local/step-functions/import-runner.ts';
+import { dropFile } from '../../commands/import/local-drop.ts';
 import { startS3 } from '../../local/s3/s3-server.ts';
 import { startTestTable } from './dynamodb.ts';
 

@@ -8,7 +8,7 @@ import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-clo
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { DescribeExecutionCommand, ListExecutionsCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
-import { type StackImportResult } from '../../import/stage-drop.ts';
+import { type StackImportResult } from '../../commands/import/stage-drop.ts';
 import { type ImportReport } from '../../import/steps/step.ts';
 import { BASE_STACK_NAME } from '../../stage/stage.ts';
 import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner.ts';

@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from '../../functions/shared/config.ts';
+import { ConfigError } from '../../core/env.ts';
+import { loadConfig } from '../../functions/shared/config.ts';
 
 const base = { TABLE_NAME: 't', BUCKET_NAME: 'b', AWS_REGION: 'us-east-1' };
 

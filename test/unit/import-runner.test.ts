@@ -5,17 +5,17 @@
 import { jest } from '@jest/globals';
 import aslValidator from 'asl-validator';
 import { importWorkflowDefinition } from '../../stage/import-workflow.ts';
-import { ConfigError } from '../../functions/shared/config.ts';
+import { ConfigError } from '../../core/env.ts';
 import { WRITE_CONCURRENCY } from '../../import/write-records.ts';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { ImportStopped } from '../../import/steps/step.ts';
 import {
   localDefinition,
-  localDropOptionsFromEnv,
   localHandlers,
   localStepDeps,
   type Handler,
 } from '../../local/step-functions/import-runner.ts';
+import { localDropOptionsFromEnv } from '../../commands/import/local-drop.ts';
 
 const stage = importWorkflowDefinition({
   planFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:import-plan',

@@ -163,7 +163,7 @@ test('the duplicate check tells ids apart up to 2^53-1, across shards and entiti
 });
 
 test("the command's key under incoming/ reads the same URL-encoded or not (spaces, accents, plus signs made _)", async () => {
-  const { incomingKey } = await import('../../import/drop.ts');
+  const { incomingKey } = await import('../../commands/import/drop.ts');
   const key = incomingKey('/tmp/Branch 7 + Café (export).jsonl');
   expect(key).toMatch(/^incoming\/\d{8}T\d{9}Z-[0-9a-f]{8}-Branch_7___Caf___export_\.jsonl$/);
   expect(encodeURIComponent(key).replace(/%2F/g, '/')).toBe(key);

@@ -1,11 +1,11 @@
 /**
- * `npm run import`'s progress line (import/progress-line.ts): it moves at least every 10 s while
+ * `npm run import`'s progress line (commands/import/progress-line.ts): it moves at least every 10 s while
  * an import runs, whatever the import says and whatever IMPORT_PROGRESS_SECONDS asks, and it
  * counts records, not only parts.
  */
 import { jest } from '@jest/globals';
-import type { Progress } from '../../import/drop.ts';
-import { progressLine, progressText } from '../../import/progress-line.ts';
+import type { Progress } from '../../import/progress.ts';
+import { progressLine, progressText } from '../../commands/import/progress-line.ts';
 
 beforeEach(() => jest.useFakeTimers());
 afterEach(() => jest.useRealTimers());

@@ -1,8 +1,7 @@
 /**
- * The rooms of the code and which way their imports point (docs/architecture.md): the domain and
- * what the page, the import and the local tools need of a stage sit below lib/, functions/ and
- * local/ and import none of them; lib/ holds only CDK code; no circle of imports; no hand-written
- * source file grows past 400 lines.
+ * The rooms of the code and which way their imports point (docs/architecture.md): every room
+ * names the rooms it may import, so that arrows point down; lib/ holds only CDK code; no circle
+ * of imports. A file over 400 lines is named as a warning: a file is as long as its one job.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -43,17 +42,41 @@ function importsOf(file: string): { packages: string[]; files: string[] } {
   return { packages, files };
 }
 
-const roomOf = (file: string) => file.split('/')[0]!;
-/** Rooms below lib/, functions/ and local/: none of them may import from those. */
-const LOWER = ['core', 'stage', 'import', 'sign-in', 'staff-app', 'client'];
-const UPPER = ['lib', 'functions', 'local'];
+const roomOf = (file: string) => (file.includes('/') ? file.split('/')[0]! : '(top)');
 
-test('no file of a lower room imports from lib/, functions/ or local/', () => {
-  const upward = FILES.filter((file) => LOWER.includes(roomOf(file))).flatMap((file) =>
-    importsOf(file)
-      .files.filter((target) => UPPER.includes(roomOf(target)))
-      .map((target) => `${file} -> ${target}`),
-  );
+/**
+ * Each room and the rooms it may import, from the bottom up: core/ (the domain), import/ (the
+ * import engine), stage/ (what a stage is), the page and its sign-in, the Lambda functions, the
+ * CDK code, the local stack, the operator's commands, their entry points, the bench; test/ may
+ * import any room.
+ */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  core: [],
+  import: ['core'],
+  stage: ['core', 'import'],
+  'sign-in': ['core', 'stage'],
+  client: ['core'],
+  'staff-app': ['core', 'client', 'sign-in', 'stage'],
+  functions: ['core', 'import'],
+  lib: ['core', 'import', 'stage', 'staff-app'],
+  local: ['core', 'import', 'stage', 'sign-in', 'staff-app', 'functions'],
+  commands: ['core', 'import', 'stage', 'sign-in', 'local'],
+  bin: ['core', 'import', 'stage', 'sign-in', 'lib', 'local', 'commands'],
+  bench: ['core', 'import', 'stage', 'functions', 'lib', 'local', 'commands'],
+  test: ['*'],
+  '(top)': ['*'],
+};
+
+test('every room is named, and imports only the rooms below it', () => {
+  expect([...new Set(FILES.map(roomOf))].filter((room) => !(room in MAY_IMPORT))).toEqual([]);
+  const upward = FILES.flatMap((file) => {
+    const allowed = MAY_IMPORT[roomOf(file)]!;
+    if (allowed.includes('*')) return [];
+    return importsOf(file)
+      .files.filter((target) => roomOf(target) !== roomOf(file))
+      .filter((target) => !allowed.includes(roomOf(target)))
+      .map((target) => `${file} -> ${target}`);
+  });
   expect(upward).toEqual([]);
 });
 
@@ -84,11 +107,13 @@ test('no circle of imports', () => {
   expect(circles).toEqual([]);
 });
 
-test('no hand-written source file is over 400 lines', () => {
+/** A warning, not a failure: a file is as long as its one job, and none is trimmed to a number. */
+afterAll(() => {
   const long = FILES.filter((file) => !GENERATED.has(file))
     .map((file) => [file, textOf.get(file)!.split('\n').length - 1] as const)
     .filter(([, lines]) => lines > 400);
-  expect(long).toEqual([]);
+  for (const [file, lines] of long)
+    console.warn(`${file}: ${lines} lines (over 400: does it do one job?)`);
 });
 
 test('the checks see the rooms they check (they can fail)', () => {

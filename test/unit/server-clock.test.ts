@@ -1,5 +1,5 @@
-/** Cognito's clock from the Date of its answers (access/server-clock.ts), against a fake monotonic clock. */
-import { createServerClock, NoServerTimeError } from '../../access/server-clock.ts';
+/** Cognito's clock from the Date of its answers (commands/access/server-clock.ts), against a fake monotonic clock. */
+import { createServerClock, NoServerTimeError } from '../../commands/access/server-clock.ts';
 
 test('the last second is the Date of the latest answer, whatever the local wall clock says', () => {
   const clock = createServerClock(() => 0);

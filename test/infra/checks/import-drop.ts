@@ -277,9 +277,9 @@ test('docs/operations/loading-records.md gives the operator exactly what `npm ru
       ),
     ),
   );
-  // import/stage-drop.ts: DescribeStacks for the drop; the upload into incoming/ (in parts, and
+  // commands/import/stage-drop.ts: DescribeStacks for the drop; the upload into incoming/ (in parts, and
   // aborted when a part fails); GetObject of the report and the work files, ListObjectsV2 of
-  // work/ for the progress line; import/stage-execution.ts: the upload's execution found and
+  // work/ for the progress line; commands/import/stage-execution.ts: the upload's execution found and
   // followed.
   expect(granted.sort()).toEqual(
     [
@@ -307,7 +307,7 @@ test('docs/operations/loading-records.md gives the operator exactly what `npm ru
   expect(own).toEqual(['DescribeExecution', 'DescribeStacks', 'ListExecutions', 'ListObjectsV2']);
   // The report and the work files: readJson (import/steps/work-folder.ts), one GetObject each.
   expect(source('import', 'stage-drop.ts')).toMatch(/\breadJson\b/);
-  // The upload: lib-storage's Upload in import/drop.ts, which sends nothing else itself. Upload
+  // The upload: lib-storage's Upload in commands/import/drop.ts, which sends nothing else itself. Upload
   // sends PutObjectTagging only when given tags, and none are.
   const drop = source('import', 'drop.ts');
   expect(commandsIn(drop)).toEqual([]);

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { dirname } from 'node:path';
 import { PROJECT_ROOT } from '../../../core/project-root.ts';
-import { type Progress } from '../../../import/drop.ts';
+import type { Progress } from '../../../import/progress.ts';
 import { PREFIX, reportKey, workFolder } from '../../../import/steps/work-folder.ts';
 import { type ImportReport } from '../../../import/steps/step.ts';
 import { emptySummary } from '../../../import/summary.ts';

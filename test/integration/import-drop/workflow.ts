@@ -6,8 +6,8 @@
  * and in file order. What a file does to the table and the audit: ./reports.ts.
  */
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { incomingKey } from '../../../import/drop.ts';
-import { putIntoLocalDrop } from '../../../local/step-functions/local-upload.ts';
+import { incomingKey } from '../../../commands/import/drop.ts';
+import { putIntoLocalDrop } from '../../../commands/import/local-upload.ts';
 import { localStepDeps, runWorkflow } from '../../../local/step-functions/import-runner.ts';
 import { line } from '../../fixtures.ts';
 import {

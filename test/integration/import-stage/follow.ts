@@ -8,8 +8,9 @@
  */
 import { jest } from '@jest/globals';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { S3_MIN_PART_BYTES, type Progress } from '../../../import/drop.ts';
-import { importIntoStack } from '../../../import/stage-drop.ts';
+import { S3_MIN_PART_BYTES } from '../../../commands/import/drop.ts';
+import type { Progress } from '../../../import/progress.ts';
+import { importIntoStack } from '../../../commands/import/stage-drop.ts';
 import { importIdOf, reportKey } from '../../../import/steps/work-folder.ts';
 import { type ImportReport } from '../../../import/steps/step.ts';
 import { emptySummary } from '../../../import/summary.ts';

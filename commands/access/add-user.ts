@@ -7,7 +7,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { AdminCreateUserCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { PASSWORD_POLICY } from '../core/password-policy.ts';
+import { PASSWORD_POLICY } from '../../core/password-policy.ts';
 import { addToGroup, groupExists } from './cognito-actions.ts';
 import { resolveUser, UnknownUserError } from './resolve-user.ts';
 import type { AccessTarget } from './target.ts';

@@ -26,7 +26,7 @@ export type Execution = Pick<
 /**
  * How far before the upload an execution may say it started: ListExecutions' start dates are
  * Step Functions' clock, the upload's time this machine's. Only a bound on the pages read: an
- * execution is matched by its input, and every key under `incoming/` is new (import/drop.ts).
+ * execution is matched by its input, and every key under `incoming/` is new (commands/import/drop.ts).
  */
 export const CLOCK_SKEW_MS = 5 * 60 * 1000;
 

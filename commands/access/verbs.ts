@@ -23,7 +23,7 @@
  * past those calls, so no token from before it (one a surviving refresh token minted between
  * the two calls included) comes back.
  */
-import { groupNotBefore, NOT_BEFORE } from '../core/access-state.ts';
+import { groupNotBefore, NOT_BEFORE } from '../../core/access-state.ts';
 import { writeNotBefore } from './access-state-table.ts';
 import {
   addToGroup,

@@ -9,7 +9,7 @@
  * never a token, a record's values or a response body (SPEC 4: no personal data in logs).
  */
 
-import { CUSTOMER_READERS_GROUP } from '../core/groups.ts';
+import { CUSTOMER_READERS_GROUP } from '../../core/groups.ts';
 
 export interface SmokeOptions {
   /** The stage's invoke URL, e.g. https://abc123.execute-api.eu-west-1.amazonaws.com/ */

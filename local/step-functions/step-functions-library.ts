@@ -4,13 +4,14 @@
  * credential provider (every Task runs a local handler: the runner refuses a Task without one)
  * and asl-validator (the runner skips validation: `noValidate`; the stage's definition is checked
  * by cfn-lint and its own tests). Each is replaced, for that package alone, by a module that
- * throws if called. Without them the package loads in a fraction of the CPU time (./README.md).
+ * throws if called. What it saves: docs/performance.md, "The local drop's library". Remove:
+ * import the package directly.
  * Node.js's own loader only: under jest the package loads whole.
  */
 import { registerHooks } from 'node:module';
 
 const refusal = (what: string) =>
-  `throw new Error(${JSON.stringify(`${what} is not loaded in the local drop (functions/sdk/local-step-functions.ts)`)});`;
+  `throw new Error(${JSON.stringify(`${what} is not loaded in the local drop (local/step-functions/step-functions-library.ts)`)});`;
 
 /** Each module the package imports that the local drop never uses, and its stand-in's source. */
 export const UNUSED: Readonly<Record<string, string>> = {

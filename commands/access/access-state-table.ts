@@ -1,11 +1,11 @@
 /**
  * The table side of ending access (SPEC 8): one attribute of the user's access-state item
- * (core/access-state.ts) set to an epoch second taken from Cognito's clock (access/server-clock.ts).
+ * (core/access-state.ts) set to an epoch second taken from Cognito's clock (commands/access/server-clock.ts).
  * The functions refuse a token whose `iat` is below it. The write never moves the instant back:
  * a re-run, or two operators at once, leave the later of the two.
  */
 import { UpdateItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { accessStateWireKey } from '../core/access-state.ts';
+import { accessStateWireKey } from '../../core/access-state.ts';
 
 export interface NotBeforeWrite {
   /** The attribute written, e.g. `nbf` or `nbf:customer-readers`. */

@@ -1,10 +1,10 @@
 /** An upload into the local import drop, as S3's event would tell it in a stage (SPEC 9). */
 import { HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { putIntoDrop, type UploadOptions } from '../../import/drop.ts';
+import { putIntoDrop, type UploadOptions } from './drop.ts';
 import type { ExecutionInput } from '../../import/steps/step.ts';
 
 /**
- * Puts `file` into the local drop (import/drop.ts putIntoDrop) and returns the execution input as
+ * Puts `file` into the local drop (commands/import/drop.ts putIntoDrop) and returns the execution input as
  * S3's event would carry it, which fixes the import's version (core/import-version.ts): the local
  * S3's time of the object (whole seconds, as in AWS), never this machine's clock, and for the
  * sequencer S3 adds, the upload's end in milliseconds.

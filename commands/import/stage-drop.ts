@@ -1,7 +1,7 @@
 /**
  * `npm run import -- <file> --stage <name>` or `--stack <name>` (SPEC 9): the stack's import
  * bucket and state machine from its outputs `ImportBucketName` and `ImportStateMachineArn`, the
- * file put under `incoming/` (in parts when large: import/drop.ts) with the AWS credentials of
+ * file put under `incoming/` (in parts when large: commands/import/drop.ts) with the AWS credentials of
  * the environment, then the execution that upload started followed (./stage-execution.ts) until
  * its report is there, or it ended without one, or none started. What this needs of the
  * operator's policy (docs/operations.md): cloudformation:DescribeStacks on the stack;
@@ -10,11 +10,13 @@
  * and, for the progress line only, s3:GetObject on `work/*` and s3:ListBucket on `work/`
  * (without them the line says only that the import runs).
  */
-import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import { OUTPUTS, stackOutputs } from '../../stage/outputs.ts';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { incomingKey, putIntoDrop, type Progress } from './drop.ts';
-import type { Part, Verdict } from './parts.ts';
+import { incomingKey, putIntoDrop } from './drop.ts';
+import type { Progress } from '../../import/progress.ts';
+import type { Part, Verdict } from '../../import/parts.ts';
 import {
   CLOCK_SKEW_MS,
   describeExecution,
@@ -26,7 +28,7 @@ import {
   type Execution,
   type Unreported,
 } from './stage-execution.ts';
-import { IMPORT_TIMEOUT_SECONDS, type ImportReport } from './steps/step.ts';
+import { IMPORT_TIMEOUT_SECONDS, type ImportReport } from '../../import/steps/step.ts';
 import {
   importIdOf,
   manifestKey,
@@ -36,10 +38,8 @@ import {
   workPrefix,
   type PartCounts,
   type WritingCounts,
-} from './steps/work-folder.ts';
+} from '../../import/steps/work-folder.ts';
 
-export const IMPORT_BUCKET_OUTPUT = 'ImportBucketName';
-export const IMPORT_STATE_MACHINE_OUTPUT = 'ImportStateMachineArn';
 /** How often the report, the execution and the progress are looked at. */
 export const POLL_MS = 2000;
 /**
@@ -62,15 +62,10 @@ export interface StackDrop {
 
 /** The stack's import drop, from its CloudFormation outputs. */
 export async function dropOf(cfn: CloudFormationClient, stackName: string): Promise<StackDrop> {
-  const { Stacks } = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
-  const output = (key: string) => {
-    const value = Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === key)?.OutputValue;
-    if (!value) throw new Error(`stack ${stackName} has no output ${key}: deploy it first`);
-    return value;
-  };
+  const output = await stackOutputs(cfn, stackName);
   return {
-    bucket: output(IMPORT_BUCKET_OUTPUT),
-    stateMachineArn: output(IMPORT_STATE_MACHINE_OUTPUT),
+    bucket: output(OUTPUTS.importBucket),
+    stateMachineArn: output(OUTPUTS.importStateMachine),
   };
 }
 
@@ -173,7 +168,7 @@ export interface FollowTimes {
 
 export interface StackImportOptions {
   clients?: StageClients;
-  /** Upload part size (default from the file's size: import/drop.ts). */
+  /** Upload part size (default from the file's size: commands/import/drop.ts). */
   partBytes?: number;
   times?: Partial<FollowTimes>;
 }

@@ -3,7 +3,7 @@
  * QUIET_MAX_SECONDS, so that whoever watches an upload of gigabytes or a stage's workflow still
  * starting can tell it from a hung command.
  */
-import type { Progress } from './drop.ts';
+import type { Progress } from '../../import/progress.ts';
 
 /** The longest a running import goes without a new line (or a redrawn one). */
 export const QUIET_MAX_SECONDS = 10;

@@ -1,5 +1,5 @@
 /**
- * functions/sdk/local-step-functions.ts: the local drop's state machine library runs a workflow
+ * local/step-functions/step-functions-library.ts: the local drop's state machine library runs a workflow
  * of local handlers without loading the Lambda client or asl-validator, and a Task that would
  * need Lambda is refused in words. In a child process: the stand-ins work in Node.js's loader.
  */
@@ -11,7 +11,7 @@ const SCRIPT = `
 import { registerHooks } from 'node:module';
 const loaded = [];
 registerHooks({ load: (url, context, next) => (loaded.push(url), next(url, context)) });
-const { loadStepFunctions } = await import(${JSON.stringify(join(PROJECT_ROOT, 'functions/sdk/local-step-functions.ts'))});
+const { loadStepFunctions } = await import(${JSON.stringify(join(PROJECT_ROOT, 'local/step-functions/step-functions-library.ts'))});
 const { StateMachine } = await loadStepFunctions();
 const task = { Type: 'Task', Resource: 'arn:aws:lambda:us-east-1:000000000000:function:t', End: true };
 const machine = new StateMachine({ StartAt: 'T', States: { T: task } }, { validationOptions: { noValidate: true } });

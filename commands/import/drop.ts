@@ -1,31 +1,12 @@
-/**
- * Putting a file into an import drop (SPEC 9), local or a stage's, as `npm run import` does, and
- * how far an import has got, for its progress line.
- */
+/** Putting a file into an import drop (SPEC 9), local or a stage's, as `npm run import` does. */
 import { randomBytes } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { basename } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { PREFIX } from './steps/work-folder.ts';
-import { type ExecutionInput } from './steps/step.ts';
-
-export interface Progress {
-  /**
-   * `uploading` the file (`bytes`), `starting` while no execution of the stage's workflow has
-   * been seen for it yet, then the workflow's own phases.
-   */
-  phase: 'uploading' | 'starting' | 'planning' | 'checking' | 'writing' | 'reporting';
-  parts: number;
-  partsDone: number;
-  /** Records (and deletes) checked while checking, written while writing. */
-  records: number;
-  /** While writing: the file's records (and deletes), all checked. */
-  total?: number;
-  /** While uploading: bytes S3 has acknowledged, of the file's size. */
-  bytes?: { sent: number; total: number };
-}
+import { PREFIX } from '../../import/steps/work-folder.ts';
+import { type ExecutionInput } from '../../import/steps/step.ts';
 
 /** A key under `incoming/` no other drop uses: an upload is a new import even where the bucket keeps no versions (the local drop). */
 export function incomingKey(file: string): string {

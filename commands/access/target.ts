@@ -6,7 +6,7 @@
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { attachServerClock, type ServerClock } from './server-clock.ts';
-import { incompleteState, readLocalState, runningDataDir } from '../local/stack/state.ts';
+import { incompleteState, readLocalState, runningDataDir } from '../../local/stack/state.ts';
 
 export interface AccessTarget {
   readonly cognito: CognitoIdentityProviderClient;
