@@ -4,11 +4,12 @@
  */
 import { checkPartStep, type CheckResult } from '../import/steps/check-part.ts';
 import { type PartInput, type StepDeps } from '../import/steps/step.ts';
-import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps.ts';
+import { importDepsFromEnv } from './shared/import-deps.ts';
+import { onFirstCall } from './shared/on-first-call.ts';
 
 export const createHandler =
   (deps: StepDeps) =>
   (input: PartInput): Promise<CheckResult> =>
     checkPartStep(deps, input);
 
-export const handler = onFirstInvocation(() => createHandler(importDepsFromEnv()));
+export const handler = onFirstCall(() => createHandler(importDepsFromEnv()));

@@ -4,11 +4,12 @@
  */
 import { plan, type PlanResult } from '../import/steps/plan.ts';
 import { type ExecutionInput, type StepDeps } from '../import/steps/step.ts';
-import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps.ts';
+import { importDepsFromEnv } from './shared/import-deps.ts';
+import { onFirstCall } from './shared/on-first-call.ts';
 
 export const createHandler =
   (deps: StepDeps) =>
   (input: ExecutionInput): Promise<PlanResult> =>
     plan(deps, input);
 
-export const handler = onFirstInvocation(() => createHandler(importDepsFromEnv()));
+export const handler = onFirstCall(() => createHandler(importDepsFromEnv()));

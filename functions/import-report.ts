@@ -4,11 +4,12 @@
  */
 import { report, type ReportInput, type ReportResult } from '../import/steps/report.ts';
 import { type StepDeps } from '../import/steps/step.ts';
-import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps.ts';
+import { importDepsFromEnv } from './shared/import-deps.ts';
+import { onFirstCall } from './shared/on-first-call.ts';
 
 export const createHandler =
   (deps: StepDeps) =>
   (input: ReportInput): Promise<ReportResult> =>
     report(deps, input);
 
-export const handler = onFirstInvocation(() => createHandler(importDepsFromEnv()));
+export const handler = onFirstCall(() => createHandler(importDepsFromEnv()));

@@ -4,11 +4,12 @@
  */
 import { verify, type VerifyInput, type VerifyResult } from '../import/steps/verify.ts';
 import { type StepDeps } from '../import/steps/step.ts';
-import { importDepsFromEnv, onFirstInvocation } from './shared/import-deps.ts';
+import { importDepsFromEnv } from './shared/import-deps.ts';
+import { onFirstCall } from './shared/on-first-call.ts';
 
 export const createHandler =
   (deps: StepDeps) =>
   (input: VerifyInput): Promise<VerifyResult> =>
     verify(deps, input);
 
-export const handler = onFirstInvocation(() => createHandler(importDepsFromEnv()));
+export const handler = onFirstCall(() => createHandler(importDepsFromEnv()));

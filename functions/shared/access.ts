@@ -29,7 +29,6 @@ import {
   windowStart,
   type ReadBudgets,
 } from '../../core/read-budgets.ts';
-import { isUnavailable } from '../../core/unavailable.ts';
 import type { Caller } from './auth.ts';
 import {
   ForbiddenError,
@@ -182,17 +181,12 @@ export function createAccessGate(
 
   return {
     async check(caller, entity) {
-      let verdict: Awaited<ReturnType<typeof count>>;
-      try {
-        verdict = await count(caller.sub, entity);
-        const legacy = legacyCounters(verdict.item);
-        // Housekeeping once per user: the verdict stands whether it succeeds or not, and the
-        // next GET tries again if it did not.
-        if (legacy.length > 0) await removeLegacy(caller.sub, legacy).catch(() => undefined);
-      } catch (error) {
-        if (isUnavailable(error)) throw new ServiceUnavailableError();
-        throw error;
-      }
+      // Fails closed: a state that cannot be read or written is the handler's 503 (./http.ts).
+      const verdict = await count(caller.sub, entity);
+      const legacy = legacyCounters(verdict.item);
+      // Housekeeping once per user: the verdict stands whether it succeeds or not, and the
+      // next GET tries again if it did not.
+      if (legacy.length > 0) await removeLegacy(caller.sub, legacy).catch(() => undefined);
       const { item, overBudget, seconds } = verdict;
       if (caller.issuedAt < instant(item, NOT_BEFORE)) throw new UnauthorizedError();
       // The handler has checked the token claims the group; this is whether it still may.

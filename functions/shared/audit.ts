@@ -7,7 +7,6 @@
  */
 import type { Context } from 'aws-lambda';
 import type { EntityDescriptor } from '../../core/entities.ts';
-import { parseCanonicalId } from '../../core/ids.ts';
 import { claimsOf, groupsOf, type ApiEvent } from './auth.ts';
 
 export interface AuditEvent {
@@ -46,10 +45,11 @@ export function auditEvent(
   event: ApiEvent,
   context: Context,
   status: number,
+  /** The path's id, when it is a valid one (functions/shared/record-handler.ts parses it). */
+  id: bigint | undefined,
 ): AuditEvent {
   const claims = claimsOf(event);
   const http = event.requestContext?.http;
-  const id = parseCanonicalId(event.pathParameters?.[entity.pathParameter]);
   return {
     timestamp: new Date().toISOString(),
     level: 'INFO',

@@ -35,29 +35,47 @@ export function respond(
   };
 }
 
-/** Known errors keep their status and message; a timeout or an unreachable store is a 503; the rest a bare 500. */
-function errorResponse(error: unknown): ApiResult {
-  const known =
-    error instanceof HttpError
-      ? error
-      : isUnavailable(error)
-        ? new ServiceUnavailableError()
-        : undefined;
-  return known
-    ? respond(known.statusCode, known.message, null, known.headers)
+/**
+ * What an error answers: a known error its status and message; a timeout or an unreachable
+ * store, wherever it was met (the record, the access state), a 503: the one place an outage
+ * becomes one. Anything else is a bare 500.
+ */
+function answerOf(error: Error | null | undefined): Error | undefined {
+  if (error instanceof HttpError) return error;
+  return isUnavailable(error) ? new ServiceUnavailableError() : (error ?? undefined);
+}
+
+function errorResponse(error: Error | undefined): ApiResult {
+  return error instanceof HttpError
+    ? respond(error.statusCode, error.message, null, error.headers)
     : respond(500, INTERNAL_ERROR_MESSAGE, null);
 }
 
 type Request = middy.Request<ApiEvent, unknown, Error, Context>;
 
-/** Told of every response, once, after it is made (the audit trail: ./audit.ts). */
-export type OnResponse = (event: ApiEvent, context: Context, status: number) => void;
+/**
+ * What a route reads from its request once, before anything else (the record's id), handed to
+ * its logic and to the response's listener.
+ */
+export interface RouteParts<P> {
+  prepare: (event: ApiEvent) => P;
+  /** Told of every response, once, after it is made (the audit trail: ./audit.ts). */
+  onResponse?: (event: ApiEvent, context: Context, status: number, prepared: P) => void;
+}
 
-function envelope(onResponse?: OnResponse): middy.MiddlewareObj<ApiEvent, unknown, Error, Context> {
+function envelope<P>(
+  route: RouteParts<P>,
+  prepared: WeakMap<ApiEvent, P>,
+): middy.MiddlewareObj<ApiEvent, unknown, Error, Context> {
   const started = new WeakMap<Request, number>();
   const finish = (request: Request, result: ApiResult, error?: Error): void => {
     request.response = result;
-    onResponse?.(request.event, request.context, result.statusCode);
+    route.onResponse?.(
+      request.event,
+      request.context,
+      result.statusCode,
+      prepared.get(request.event) as P,
+    );
     log({
       level: result.statusCode >= 500 ? 'ERROR' : 'INFO',
       message: 'request',
@@ -72,22 +90,27 @@ function envelope(onResponse?: OnResponse): middy.MiddlewareObj<ApiEvent, unknow
   return {
     before: (request) => {
       started.set(request, performance.now());
+      prepared.set(request.event, route.prepare(request.event));
     },
     after: (request) => finish(request, respond(200, 'Ok', request.response)),
-    onError: (request) => finish(request, errorResponse(request.error), request.error ?? undefined),
+    onError: (request) => {
+      const error = answerOf(request.error);
+      finish(request, errorResponse(error), error);
+    },
   };
 }
 
 /** A route's handler as Lambda calls it. */
 export type ApiHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
-/** Wraps a route's logic: it gets the event and returns the record for `data`. */
-export function apiHandler(
-  logic: (event: ApiEvent) => Promise<unknown>,
-  onResponse?: OnResponse,
+/** Wraps a route's logic: it gets the event and what `prepare` made of it, and returns `data`. */
+export function apiHandler<P = undefined>(
+  logic: (event: ApiEvent, prepared: P) => Promise<unknown>,
+  route: RouteParts<P> = { prepare: () => undefined as P },
 ): ApiHandler {
+  const prepared = new WeakMap<ApiEvent, P>();
   const handler = middy<ApiEvent, unknown, Error, Context>()
-    .use(envelope(onResponse))
-    .handler((event) => logic(event));
+    .use(envelope(route, prepared))
+    .handler((event) => logic(event, prepared.get(event) as P));
   return handler as unknown as ApiHandler;
 }

@@ -30,14 +30,3 @@ export function importDepsFromEnv(env: Env = process.env): StepDeps {
     writeConcurrency: positiveFromEnv(env, FUNCTION_ENV.importWriteConcurrency),
   };
 }
-
-/**
- * A step's handler built on its first invocation (as the API's, functions/shared/record-handler.ts):
- * importing an entry file has no side effects; the clients then live as long as the environment.
- */
-export function onFirstInvocation<I, O, C>(
-  create: () => (input: I, context?: C) => Promise<O>,
-): (input: I, context?: C) => Promise<O> {
-  let handler: ((input: I, context?: C) => Promise<O>) | undefined;
-  return (input, context) => (handler ??= create())(input, context);
-}

@@ -9,12 +9,11 @@ import { toApiRecord } from './mapping.ts';
 import type { Runtime } from './runtime.ts';
 
 export function recordHandler<R>(entity: EntityDescriptor<R>, runtime: Runtime): ApiHandler {
-  return apiHandler(
-    async (event): Promise<R> => {
+  return apiHandler<bigint | undefined>(
+    async (event, id): Promise<R> => {
       requireAccessToken(event);
       const caller = callerOf(event);
       if (entity.readGroup !== undefined) requireGroup(event, entity.readGroup);
-      const id = parseCanonicalId(event.pathParameters?.[entity.pathParameter]);
       // SPEC 3.3: anything but a canonical id up to 2^53-1 is a 400.
       if (id === undefined) throw new BadRequestError(`Invalid ${entity.name} id`);
       // SPEC 6.1, 8: the access state and the record in one round trip. The access verdict
@@ -28,16 +27,11 @@ export function recordHandler<R>(entity: EntityDescriptor<R>, runtime: Runtime):
       if (stored.value === undefined) throw new NotFoundError(`${entity.label} not found`);
       return toApiRecord(entity, stored.value, runtime);
     },
-    (event, context, status) => runtime.audit(auditEvent(entity, event, context, status)),
+    {
+      // The path's id, parsed once: the read takes it, and the audit event names it.
+      prepare: (event) => parseCanonicalId(event.pathParameters?.[entity.pathParameter]),
+      onResponse: (event, context, status, id) =>
+        runtime.audit(auditEvent(entity, event, context, status, id)),
+    },
   );
-}
-
-/**
- * A handler built on its first request from what `create` makes: importing an entry file has no
- * side effects (tests import createHandler without setting process.env), and in Lambda the
- * first request follows init at once, so the work is the same (bench/RESULTS.md).
- */
-export function onFirstRequest(create: () => ApiHandler): ApiHandler {
-  let handler: ApiHandler | undefined;
-  return (event, context) => (handler ??= create())(event, context);
 }

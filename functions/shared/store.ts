@@ -12,9 +12,8 @@ import {
   partitionKey,
   type Item,
 } from '../../core/layout.ts';
-import { isUnavailable } from '../../core/unavailable.ts';
 import { fromAttributes } from '../sdk/attribute-values.ts';
-import { CorruptRecordError, ServiceUnavailableError } from './errors.ts';
+import { CorruptRecordError } from './errors.ts';
 
 /** An item's attributes that are not fields of the record. */
 const NOT_FIELDS = new Set([PARTITION_KEY, SORT_KEY, VERSION]);
@@ -27,22 +26,16 @@ export interface RecordStore {
 export function createStore(client: DynamoDBClient, tableName: string): RecordStore {
   /** The record, or nothing for one that does not exist or was deleted. */
   async function readRecord(entity: EntityDescriptor, id: bigint): Promise<Item | undefined> {
-    let stored;
-    try {
-      const result = await client.send(
-        new GetItemCommand({
-          TableName: tableName,
-          Key: {
-            [PARTITION_KEY]: { S: partitionKey(entity, id) },
-            [SORT_KEY]: { S: entity.keys.sort },
-          },
-        }),
-      );
-      stored = result.Item;
-    } catch (error) {
-      if (isUnavailable(error)) throw new ServiceUnavailableError();
-      throw error;
-    }
+    // A store that cannot answer is the handler's 503 (./http.ts), as every such error is.
+    const { Item: stored } = await client.send(
+      new GetItemCommand({
+        TableName: tableName,
+        Key: {
+          [PARTITION_KEY]: { S: partitionKey(entity, id) },
+          [SORT_KEY]: { S: entity.keys.sort },
+        },
+      }),
+    );
     if (stored === undefined || stored[DELETED]?.BOOL === true) return undefined;
     // The record under another record's key is served as no other record: a 500 (SPEC 4).
     if (stored.id?.N !== String(id))
