@@ -1,5 +1,5 @@
 /**
- * The local stack for test/local/access/ (`npm run access`, SPEC 8): started once for both halves
+ * The local stack for test/local/access.test.ts (`npm run access`, SPEC 8): started once
  * (useAccessStack), and these live bindings are set by its beforeAll; the commands run as a user
  * runs them, and the helpers read what they changed in Cognito and in the table.
  */
@@ -39,12 +39,8 @@ let dynamoDb: DynamoDBClient;
 let sdk: typeof import('@aws-sdk/client-dynamodb');
 
 /** Starts the local stack before the file's tests, stops it after them. */
-let used = false;
 
 export function useAccessStack(): void {
-  // Once per module registry: the halves of a test file share one setup.
-  if (used) return;
-  used = true;
   // Each test runs `npm run access` (a Node.js process) once or several times: seconds each on a quiet
   // machine, tens of seconds with two busy loops beside the run.
   jest.setTimeout(120_000);

@@ -1,6 +1,6 @@
 /**
  * The local import drop and the real GET handlers, with the record helpers, for
- * test/integration/import-drop/: started once for both halves (useImportDrop), and these live
+ * test/integration/import-drop.test.ts: started once (useImportDrop), and these live
  * bindings are set by its beforeAll.
  */
 import { parseExactJson, stringifyExactJson } from '../../core/json.ts';
@@ -12,12 +12,8 @@ export let drop: Awaited<ReturnType<typeof startTestDrop>>;
 export let readers: Awaited<ReturnType<typeof startReaders>>;
 
 /** Starts the drop and its readers before the file's tests, stops the drop after them. */
-let used = false;
 
 export function useImportDrop(): void {
-  // Once per module registry: the halves of a test file share one setup.
-  if (used) return;
-  used = true;
   beforeAll(async () => {
     drop = await startTestDrop();
     readers = await startReaders(drop.table.endpoint, drop.table.tableName);

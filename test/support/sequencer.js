@@ -1,9 +1,9 @@
 /**
  * Jest's order, with a better guess where it has no timings yet (a fresh clone, as in CI). Jest
  * then starts the biggest files first; but an entry file that only imports the halves beside it
- * (test/infra/stack.test.ts, test/local/access.test.ts) looks small, and so does a short file that
+ * (test/infra/stack.test.ts and its checks/) looks small, and so does a short file that
  * does a lot (10^6 lines), so each started late and ran alone at the end. Here the files whose
- * docblock says `@slow` go first, a file weighs its own bytes and its halves', and test/unit,
+ * docblock says `@slow` go first, a file weighs its own bytes and those of the files beside it that it imports, and test/unit,
  * quick, comes last to fill the workers' gaps. With timings, jest's own order (longest first)
  * stands.
  */

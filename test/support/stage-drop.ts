@@ -1,8 +1,8 @@
 /**
- * A stand-in for a stage's stack around the local drop, for test/integration/import-stage/:
+ * A stand-in for a stage's stack around the local drop, for test/integration/import-stage.test.ts:
  * its outputs from a mocked CloudFormation, its executions from a mocked Step Functions, and the
- * workflow started on each upload as EventBridge would (the local runner). Started once for both
- * halves (useStageDrop), and this live binding is set by its beforeAll.
+ * workflow started on each upload as EventBridge would (the local runner). Started once
+ * (useStageDrop), and this live binding is set by its beforeAll.
  */
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
@@ -20,12 +20,8 @@ import { type FakeExecution } from './fake-control-plane.ts';
 export let drop: Awaited<ReturnType<typeof startTestDrop>>;
 
 /** Starts the local drop before the file's tests, stops it after them. */
-let used = false;
 
 export function useStageDrop(): void {
-  // Once per module registry: the halves of a test file share one setup.
-  if (used) return;
-  used = true;
   beforeAll(async () => {
     drop = await startTestDrop();
   }, 90_000);

@@ -1,6 +1,6 @@
 /**
- * DynamoDB Local with the real GET handlers, for test/integration/store/: started once for both
- * halves (useStoreTable), and these live bindings are set by its beforeAll.
+ * DynamoDB Local with the real GET handlers, for test/integration/store.test.ts: started once
+ * (useStoreTable), and these live bindings are set by its beforeAll.
  */
 import type { ApiHandler } from '../../functions/shared/http.ts';
 import { parseExactJson } from '../../core/json.ts';
@@ -14,12 +14,8 @@ let getTransaction: ApiHandler;
 let getCustomer: ApiHandler;
 
 /** Starts the table and the handlers before the file's tests, stops the table after them. */
-let used = false;
 
 export function useStoreTable(): void {
-  // Once per module registry: the halves of a test file share one setup.
-  if (used) return;
-  used = true;
   beforeAll(async () => {
     table = await startTestTable();
     const handlers = testHandlers(table.endpoint, table.tableName, MANY_READS);

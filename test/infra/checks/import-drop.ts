@@ -302,14 +302,16 @@ test('docs/operations/loading-records.md gives the operator exactly what `npm ru
   const commandsIn = (text: string) =>
     [...new Set([...text.matchAll(/new (\w+)Command\(/g)].map((m) => m[1]!))].sort();
   const own = commandsIn(
-    source('import', 'stage-drop.ts') + source('import', 'stage-execution.ts'),
+    source('commands', 'import', 'stage-drop.ts') +
+      source('commands', 'import', 'stage-execution.ts') +
+      source('stage', 'outputs.ts'),
   );
   expect(own).toEqual(['DescribeExecution', 'DescribeStacks', 'ListExecutions', 'ListObjectsV2']);
   // The report and the work files: readJson (import/steps/work-folder.ts), one GetObject each.
-  expect(source('import', 'stage-drop.ts')).toMatch(/\breadJson\b/);
+  expect(source('commands', 'import', 'stage-drop.ts')).toMatch(/\breadJson\b/);
   // The upload: lib-storage's Upload in commands/import/drop.ts, which sends nothing else itself. Upload
   // sends PutObjectTagging only when given tags, and none are.
-  const drop = source('import', 'drop.ts');
+  const drop = source('commands', 'import', 'drop.ts');
   expect(commandsIn(drop)).toEqual([]);
   expect(drop).toContain('new Upload(');
   expect(drop).not.toMatch(/\btags\b/);
