@@ -24,6 +24,7 @@ function sources(dir = PROJECT_ROOT): string[] {
 }
 
 const FILES = sources();
+const textOfDoc = (path: string) => readFileSync(join(PROJECT_ROOT, path), 'utf8');
 const known = new Set(FILES);
 const textOf = new Map(FILES.map((file) => [file, readFileSync(join(PROJECT_ROOT, file), 'utf8')]));
 
@@ -105,6 +106,24 @@ test('no circle of imports', () => {
   };
   for (const file of FILES) if (!state.has(file)) visit(file);
   expect(circles).toEqual([]);
+});
+
+/** docs/architecture.md's two walks: each names files that exist, none twice in one walk. */
+test("the architecture's two walks name real files, each once", () => {
+  const doc = textOfDoc('docs/architecture.md');
+  const section = doc.slice(
+    doc.indexOf('## Two walks through the code'),
+    doc.indexOf('## Key design'),
+  );
+  const walks = section.split(/\n\*\*/).slice(1);
+  expect(walks).toHaveLength(2);
+  for (const walk of walks) {
+    const named = [...walk.matchAll(/`([a-z-]+\/[\w/.-]+\.ts)`/g)].map((m) => m[1]!);
+    // A bare file name after a path names a file beside it: `get-customer.ts`.
+    expect(named.length).toBeGreaterThan(15);
+    expect(named.filter((file) => !known.has(file))).toEqual([]);
+    expect(named.filter((file, i) => named.indexOf(file) !== i)).toEqual([]);
+  }
 });
 
 /** A warning, not a failure: a file is as long as its one job, and none is trimmed to a number. */
