@@ -4,10 +4,11 @@
  * (a function's role, also reached by GetAtt). Where `cfn-lint` is not installed the test is
  * skipped and says so, as the browser test does for Chromium.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { BASE_STACK_NAME } from '../../../stage/stage.ts';
 import { DISPOSABLE_DEV_CONTEXT, synthesize } from '../synth.ts';
+import { outputOf } from '../../support/output-of.ts';
 
 /** What cfn-lint may report: CDK's usual W3005. */
 const EXPECTED = new Set(['W3005']);
@@ -40,7 +41,7 @@ describeWithLinter(`cfn-lint (${version ?? 'not installed'})`, () => {
   let lint: { stdout: string; stderr: string };
   beforeAll(async () => {
     const templates = stages.map(([, context, stackName]) => templateOf(context, stackName));
-    lint = await run('cfn-lint', ['--format', 'parseable', ...templates]);
+    lint = await outputOf('cfn-lint', ['--format', 'parseable', ...templates]);
     // Each finding names one of the templates: none is left out of the tests below.
     const lines = lint.stdout.split('\n').filter((line) => line.trim() !== '');
     expect(lines.filter((line) => !templates.some((t) => line.startsWith(`${t}:`)))).toEqual([]);
@@ -57,16 +58,3 @@ describeWithLinter(`cfn-lint (${version ?? 'not installed'})`, () => {
     expect(findings.filter((rule) => !EXPECTED.has(rule))).toEqual([]);
   });
 });
-
-/** A command's output, whatever its exit code (cfn-lint exits non-zero for any finding). */
-function run(command: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', () => resolve({ stdout, stderr }));
-  });
-}

@@ -5,13 +5,13 @@
  * does not fit and what covers its purpose, and lists the resources it may fail on: a new failing
  * control, or a decided one failing on another resource, fails here.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PROJECT_ROOT } from '../../../core/project-root.ts';
 import { DISPOSABLE_DEV_CONTEXT, resourcesOf, synthesize } from '../synth.ts';
+import { outputOf } from '../../support/output-of.ts';
 
 const STAGES = [
   ['the default stage', {}],
@@ -61,7 +61,7 @@ const describeWithGuard = guard ? describe : describe.skip;
 
 /** Failing controls of one template: control id → the logical ids it fails on. */
 async function failingControls(template: string): Promise<Map<string, Set<string>>> {
-  const out = await run(guard!, [
+  const { stdout, stderr, code } = await outputOf(guard!, [
     'validate',
     '--rules',
     rulesDir,
@@ -73,8 +73,10 @@ async function failingControls(template: string): Promise<Map<string, Set<string
     'none',
     '--structured',
   ]);
+  // 19: a control failed; anything else but 0 is cfn-guard itself failing.
+  if (code !== 0 && code !== 19) throw new Error(`cfn-guard: ${stderr}`);
   const failing = new Map<string, Set<string>>();
-  for (const result of JSON.parse(out) as { not_compliant: unknown[] }[])
+  for (const result of JSON.parse(stdout) as { not_compliant: unknown[] }[])
     for (const check of result.not_compliant) {
       const text = JSON.stringify(check);
       const control = /\[(CT\.[A-Z0-9]+\.PR\.\d+)\]/.exec(text)?.[1] ?? text.slice(0, 200);
@@ -141,18 +143,3 @@ test.each(STAGES)(
     }
   },
 );
-
-/** A command's standard output, whatever its exit code (cfn-guard exits 19 on a failure). */
-function run(command: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 || code === 19 ? resolve(stdout) : reject(new Error(`${command}: ${stderr}`)),
-    );
-  });
-}
