@@ -18,6 +18,12 @@ export interface TimeCodec {
   display(stored: string): string;
   /** Wall time in the display zone to the stored UTC instant; undefined when that wall time does not exist. */
   store(wall: string): string | undefined;
+  /**
+   * Makes the zone's formatter now, and has ICU load the zone's data, so that this happens while
+   * something else waits (a GET's first requests on the wire) rather than before the first time
+   * shown. Nothing in UTC; nothing after the first call.
+   */
+  prepare(): void;
 }
 
 function formatter(timeZone: string): Intl.DateTimeFormat {
@@ -66,8 +72,8 @@ export function wallTimeProblem(wall: string): 'format' | 'calendar' | undefined
  */
 export function createTimeCodec(timeZone: string): TimeCodec {
   const utc = timeZone === 'UTC';
-  // The functions only display; in UTC they never need the formatter (the import does).
-  let format = utc ? undefined : formatter(timeZone);
+  // Made on first use (or prepare()): in UTC the functions never need it (the import does).
+  let format: Intl.DateTimeFormat | undefined;
 
   const wallOf = (epochMs: number): string => {
     format ??= formatter(timeZone);
@@ -78,6 +84,9 @@ export function createTimeCodec(timeZone: string): TimeCodec {
 
   return {
     timeZone,
+    prepare() {
+      if (!utc && format === undefined) wallOf(0);
+    },
     display(stored) {
       if (!utc) return wallOf(Date.parse(stored));
       // Throws a RangeError on an invalid time, as formatToParts does.

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { createTimeCodec, wallTimeProblem } from '../../core/times.ts';
 
 describe('times (SPEC 3.5)', () => {
@@ -39,4 +40,27 @@ describe('why a wall time cannot be imported (issue 30)', () => {
     ['2023-02-30 00:00:00', 'calendar'],
     ['2023-09-15 24:00:00', 'calendar'],
   ])('%p: %p', (wall, problem) => expect(wallTimeProblem(wall)).toBe(problem));
+});
+
+describe('prepare: the zone formatter made ahead of the first time shown, once', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  test('a zone: nothing made until prepare, then one formatter for every display', () => {
+    const made = jest.spyOn(Intl, 'DateTimeFormat');
+    const codec = createTimeCodec('Asia/Manila');
+    expect(made).toHaveBeenCalledTimes(0);
+    codec.prepare();
+    expect(made).toHaveBeenCalledTimes(1);
+    expect(codec.display('2024-01-01T00:00:00Z')).toBe('2024-01-01 08:00:00');
+    codec.prepare();
+    expect(made).toHaveBeenCalledTimes(1);
+  });
+
+  test('UTC: no formatter at all', () => {
+    const made = jest.spyOn(Intl, 'DateTimeFormat');
+    const codec = createTimeCodec('UTC');
+    codec.prepare();
+    expect(codec.display('2024-01-01T00:00:00Z')).toBe('2024-01-01 00:00:00');
+    expect(made).toHaveBeenCalledTimes(0);
+  });
 });
