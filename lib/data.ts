@@ -7,6 +7,7 @@ import {
   BucketEncryption,
   ObjectOwnership,
   type BucketProps,
+  type LifecycleRule,
 } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { stageKey } from './keys.ts';
@@ -31,13 +32,20 @@ export const PRIVATE_BUCKET = {
 } as const;
 
 /**
- * Where a bucket's lifecycle removes expired object delete markers: only in a rule that also
- * expires noncurrent versions. CloudFormation's S3 handler refuses a rule holding the flag alone
- * (it wants one of the expirations, transitions or AbortIncompleteMultipartUpload), and S3 refuses
- * the flag beside ExpirationInDays, ExpirationDate or a tag filter; a noncurrent-version expiration
- * is the one both accept (test/infra/checks/deploy-rules.ts names the sources).
+ * The lifecycle rule of a versioned bucket that removes earlier versions after `days`, and the
+ * expired delete markers left behind them. Together in one rule: CloudFormation's S3 handler
+ * refuses a rule holding the delete-marker flag alone (it wants one of the expirations,
+ * transitions or AbortIncompleteMultipartUpload), and S3 refuses the flag beside ExpirationInDays,
+ * ExpirationDate or a tag filter; a noncurrent-version expiration is the one both accept
+ * (test/infra/checks/deploy-rules.ts names the sources).
  */
-export const EXPIRED_DELETE_MARKERS_RULE = 'expire-earlier-versions';
+export function earlierVersionsRule(days: number): LifecycleRule {
+  return {
+    id: 'expire-earlier-versions',
+    noncurrentVersionExpiration: Duration.days(days),
+    expiredObjectDeleteMarker: true,
+  };
+}
 
 /**
  * A bucket of access logs: who fetched which file or page is part of the audit trail, and kept
@@ -56,11 +64,7 @@ export function logBucket(removalPolicy: RemovalPolicy, autoDeleteObjects: boole
         expiration: Duration.days(AUDIT_RETENTION_DAYS),
         abortIncompleteMultipartUploadAfter: Duration.days(INCOMPLETE_UPLOAD_DAYS),
       },
-      {
-        id: EXPIRED_DELETE_MARKERS_RULE,
-        noncurrentVersionExpiration: Duration.days(1),
-        expiredObjectDeleteMarker: true,
-      },
+      earlierVersionsRule(1),
     ],
   };
 }
@@ -121,9 +125,11 @@ export class Data extends Construct {
         : { warmThroughput: { writeUnitsPerSecond: props.warmWritesPerSecond } }),
     });
 
-    this.accessLogsBucket = new Bucket(this, 'AccessLogsBucket', {
-      ...logBucket(removalPolicy, autoDeleteObjects),
-    });
+    this.accessLogsBucket = new Bucket(
+      this,
+      'AccessLogsBucket',
+      logBucket(removalPolicy, autoDeleteObjects),
+    );
     this.filesKey = stageKey(this, 'FilesKey', {
       description: 'The files bucket: ID photos, signatures, attachments',
       disposable,
@@ -142,14 +148,10 @@ export class Data extends Construct {
       serverAccessLogsPrefix: 'files-bucket/',
       // Current files stay while records name them; what was replaced or deleted stays as long
       // as the table's point-in-time recovery reaches back, then goes (lib/retention.ts).
-      // The delete markers left once those versions are gone go in the same rule: see
-      // EXPIRED_DELETE_MARKERS_RULE.
       lifecycleRules: [
         {
-          id: EXPIRED_DELETE_MARKERS_RULE,
-          noncurrentVersionExpiration: Duration.days(FILES_RETENTION.noncurrentDays),
+          ...earlierVersionsRule(FILES_RETENTION.noncurrentDays),
           abortIncompleteMultipartUploadAfter: Duration.days(INCOMPLETE_UPLOAD_DAYS),
-          expiredObjectDeleteMarker: true,
         },
       ],
     });

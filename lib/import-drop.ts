@@ -27,7 +27,7 @@ import { IMPORT_AUDIT_MESSAGE } from '../import/audit.ts';
 import { PREFIX } from '../import/steps/work-folder.ts';
 import { IMPORT_STEPS, type ImportStep } from '../import/steps/step.ts';
 import { ApiFunction } from './api-function.ts';
-import { EXPIRED_DELETE_MARKERS_RULE, PRIVATE_BUCKET } from './data.ts';
+import { PRIVATE_BUCKET, earlierVersionsRule } from './data.ts';
 import { FILE_PREFIXES } from '../core/file-keys.ts';
 import {
   importWorkflowDefinition,
@@ -90,13 +90,8 @@ export class ImportDrop extends Construct {
           prefix: PREFIX.reports,
           expiration: Duration.days(IMPORT_RETENTION.reportsDays),
         },
-        // Every prefix's earlier versions, then the delete markers left behind them, in one rule
-        // (lib/data.ts, EXPIRED_DELETE_MARKERS_RULE, says why together).
-        {
-          id: EXPIRED_DELETE_MARKERS_RULE,
-          noncurrentVersionExpiration: Duration.days(IMPORT_RETENTION.noncurrentDays),
-          expiredObjectDeleteMarker: true,
-        },
+        // Every prefix's earlier versions, then the delete markers left behind them.
+        earlierVersionsRule(IMPORT_RETENTION.noncurrentDays),
       ],
     });
 

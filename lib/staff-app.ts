@@ -37,7 +37,7 @@ import { CONFIG_FILE, type StaffAppConfig } from '../staff-app/config.ts';
 import { STAFF_APP_PATH, buildStaffApp, staffAppIndex } from '../staff-app/files.ts';
 import { HSTS_SECONDS, connectSrc, securityHeaders } from '../staff-app/security-headers.ts';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
-import { EXPIRED_DELETE_MARKERS_RULE, PRIVATE_BUCKET, logBucket } from './data.ts';
+import { PRIVATE_BUCKET, earlierVersionsRule, logBucket } from './data.ts';
 import { INCOMPLETE_UPLOAD_DAYS } from '../core/retention.ts';
 import { AUDIT_RETENTION } from './retention.ts';
 import { PROJECT_ROOT } from '../core/project-root.ts';
@@ -91,10 +91,8 @@ export class StaffApp extends Construct {
       versioned: true,
       lifecycleRules: [
         {
-          id: EXPIRED_DELETE_MARKERS_RULE,
-          noncurrentVersionExpiration: Duration.days(PAGE_VERSIONS_DAYS),
+          ...earlierVersionsRule(PAGE_VERSIONS_DAYS),
           abortIncompleteMultipartUploadAfter: Duration.days(INCOMPLETE_UPLOAD_DAYS),
-          expiredObjectDeleteMarker: true,
         },
       ],
     });
