@@ -63,19 +63,17 @@ export interface RouteParts<P> {
   onResponse?: (event: ApiEvent, context: Context, status: number, prepared: P) => void;
 }
 
+/** Each request in flight, by its event: when it started, and what `prepare` made of it. */
+type InFlight<P> = WeakMap<ApiEvent, { started: number; prepared: P }>;
+
 function envelope<P>(
   route: RouteParts<P>,
-  prepared: WeakMap<ApiEvent, P>,
+  inFlight: InFlight<P>,
 ): middy.MiddlewareObj<ApiEvent, unknown, Error, Context> {
-  const started = new WeakMap<Request, number>();
   const finish = (request: Request, result: ApiResult, error?: Error): void => {
     request.response = result;
-    route.onResponse?.(
-      request.event,
-      request.context,
-      result.statusCode,
-      prepared.get(request.event) as P,
-    );
+    const state = inFlight.get(request.event);
+    route.onResponse?.(request.event, request.context, result.statusCode, state?.prepared as P);
     log({
       level: result.statusCode >= 500 ? 'ERROR' : 'INFO',
       message: 'request',
@@ -83,14 +81,16 @@ function envelope<P>(
       apiRequestId: request.event.requestContext?.requestId,
       route: request.event.routeKey,
       status: result.statusCode,
-      latencyMs: Math.round(performance.now() - (started.get(request) ?? performance.now())),
+      latencyMs: Math.round(performance.now() - (state?.started ?? performance.now())),
       ...(error && result.statusCode >= 500 ? { errorName: error.name } : {}),
     });
   };
   return {
     before: (request) => {
-      started.set(request, performance.now());
-      prepared.set(request.event, route.prepare(request.event));
+      inFlight.set(request.event, {
+        started: performance.now(),
+        prepared: route.prepare(request.event),
+      });
     },
     after: (request) => finish(request, respond(200, 'Ok', request.response)),
     onError: (request) => {
@@ -108,9 +108,9 @@ export function apiHandler<P = undefined>(
   logic: (event: ApiEvent, prepared: P) => Promise<unknown>,
   route: RouteParts<P> = { prepare: () => undefined as P },
 ): ApiHandler {
-  const prepared = new WeakMap<ApiEvent, P>();
+  const inFlight: InFlight<P> = new WeakMap();
   const handler = middy<ApiEvent, unknown, Error, Context>()
-    .use(envelope(route, prepared))
-    .handler((event) => logic(event, prepared.get(event) as P));
+    .use(envelope(route, inFlight))
+    .handler((event) => logic(event, inFlight.get(event)?.prepared as P));
   return handler as unknown as ApiHandler;
 }
