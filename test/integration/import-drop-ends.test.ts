@@ -7,8 +7,6 @@
  */
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { MiddlewareStack } from '@smithy/types';
-import { incomingKey } from '../../commands/import/drop.ts';
-import { putIntoLocalDrop } from '../../commands/import/local-upload.ts';
 import { WRITE_STOP_MARGIN_MS } from '../../import/steps/write-part.ts';
 import { type ExecutionInput } from '../../import/steps/step.ts';
 import { writeSlots } from '../../import/write-records.ts';
@@ -70,15 +68,9 @@ test('a part stopped at its time limit: the report and end event count what ever
   const deps = { ...localStepDeps(drop.target, partBytes), writeConcurrency: 1 };
   const table = slowTable(deps, 600);
   const txnIds = ids(71_000, 240);
-  const file = drop.fileOf(linesOf(txnIds));
   let stoppedAt: number | undefined;
   try {
-    const input = await putIntoLocalDrop(
-      deps.s3,
-      drop.target.importBucketName,
-      file,
-      incomingKey(file),
-    );
+    const input = await drop.upload(deps, linesOf(txnIds));
     const report = await runWorkflow(deps, input, {
       concurrency: 2,
       wrap: {
@@ -136,14 +128,8 @@ test('a part whose writes keep failing: its retries spent, the report counts wha
   const table = slowTable(deps, 5);
   table.refuseAfter = 29;
   const txnIds = ids(72_000, 60);
-  const file = drop.fileOf(linesOf(txnIds));
   try {
-    const input = await putIntoLocalDrop(
-      deps.s3,
-      drop.target.importBucketName,
-      file,
-      incomingKey(file),
-    );
+    const input = await drop.upload(deps, linesOf(txnIds));
     const report = await runWorkflow(deps, input, { concurrency: 2 });
     expect(report.outcome).toBe('failed');
     expect(report.error).toMatch(/Refused: the table refused a write/);

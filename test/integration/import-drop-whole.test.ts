@@ -8,8 +8,6 @@
  */
 import { setTimeout } from 'node:timers/promises';
 import type { MiddlewareStack } from '@smithy/types';
-import { incomingKey } from '../../commands/import/drop.ts';
-import { putIntoLocalDrop } from '../../commands/import/local-upload.ts';
 import { emptySummary } from '../../import/summary.ts';
 import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner.ts';
 import { startTestDrop } from '../support/drop.ts';
@@ -107,13 +105,7 @@ test(
 test('a file put longer ago than deletions are remembered is refused whole, saying why', async () => {
   const deps = localStepDeps(drop.target);
   try {
-    const path = drop.fileOf(file([transactionLine(7001, 'A')]));
-    const input = await putIntoLocalDrop(
-      deps.s3,
-      drop.target.importBucketName,
-      path,
-      incomingKey(path),
-    );
+    const input = await drop.upload(deps, file([transactionLine(7001, 'A')]));
     const putAt = new Date(Date.now() - (IMPORT_WRITE_HORIZON_DAYS + 1) * 24 * 3600 * 1000);
     const report = await runWorkflow(deps, { ...input, eventTime: putAt.toISOString() });
     expect(report.outcome).toBe('failed');
@@ -138,13 +130,7 @@ test('a part written past the horizon (a late redrive) writes nothing, saying wh
     importId: 'e'.repeat(32),
   });
   try {
-    const path = drop.fileOf(file([transactionLine(7002, 'A')]));
-    const input = await putIntoLocalDrop(
-      deps.s3,
-      drop.target.importBucketName,
-      path,
-      incomingKey(path),
-    );
+    const input = await drop.upload(deps, file([transactionLine(7002, 'A')]));
     // Plan took the fresh upload; the part then runs as a redrive would, past the horizon.
     const report = await runWorkflow(deps, input, {
       wrap: {
@@ -191,13 +177,7 @@ test(
     const readersRun = readWhile(targetsOf(set), set.deleted);
     let retried = 0;
     try {
-      const path = drop.fileOf(file(versionLines(set, 'B')));
-      const input = await putIntoLocalDrop(
-        deps.s3,
-        drop.target.importBucketName,
-        path,
-        incomingKey(path),
-      );
+      const input = await drop.upload(deps, file(versionLines(set, 'B')));
       const report = await runWorkflow(deps, input, {
         concurrency: 2,
         wrap: {

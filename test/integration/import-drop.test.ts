@@ -3,7 +3,7 @@
  * stage's workflow definition run by a real ASL interpreter with the functions' handler code,
  * the report, the table read back through the real GET handlers, the audit events: what a file
  * does (records, deletes, problems, files named, re-uploads, parts), and the audit kept free of
- * record fields. The workflow's own guarantees: ./workflow.ts.
+ * record fields. The workflow's own guarantees: below.
  */
 import { spawnSync } from 'node:child_process';
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
@@ -30,8 +30,6 @@ import {
   useImportDrop,
 } from '../support/import-drop.ts';
 import { CLEAN_ENV } from '../support/clean-env.ts';
-import { incomingKey } from '../../commands/import/drop.ts';
-import { putIntoLocalDrop } from '../../commands/import/local-upload.ts';
 import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner.ts';
 
 useImportDrop();
@@ -361,19 +359,13 @@ test('no audit event carries a field of a record; npm run audit lists a record c
  * interpreter with the functions' handler code): what the workflow guarantees however it runs.
  * The same object run again is one import; a step that keeps failing ends it as failed; what was
  * checked is what is written; the Maps keep to the concurrency; a report's problems are capped
- * and in file order. What a file does to the table and the audit: ./reports.ts.
+ * and in file order. What a file does to the table and the audit: above.
  */
 
 test('the same object version run again (a repeated event, a redrive) is the same import: not written twice', async () => {
   const deps = localStepDeps(drop.target);
   try {
-    const path = drop.fileOf(file([line('transaction', txn(51))]));
-    const input = await putIntoLocalDrop(
-      deps.s3,
-      drop.target.importBucketName,
-      path,
-      incomingKey(path),
-    );
+    const input = await drop.upload(deps, file([line('transaction', txn(51))]));
     const first = await runWorkflow(deps, input);
     const again = await runWorkflow(deps, input);
     expect(again).toEqual(first);

@@ -4,7 +4,7 @@
  * the drop in the local S3, the workflow started on the uploaded object as EventBridge would). The
  * command finds the drop, uploads under `incoming/` (in parts when large), finds the execution of
  * its upload and follows it: to the report, or to how it ended without one, or to none having
- * started. The command run as a child process: ./command.ts.
+ * started. The command run as a child process: below.
  */
 import { jest } from '@jest/globals';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -321,7 +321,7 @@ test('an execution still running past the ceiling is no longer waited for', asyn
  * (test/support/fake-control-plane.ts) and the drop in the local S3, the stage's workflow started
  * on the upload as EventBridge would (test/support/stage-drop.ts): which stack it asks for, its
  * usage, and what it prints when an import ends without being whole. How the import follows the
- * upload to its report: ./follow.ts.
+ * upload to its report: above.
  */
 
 describe('the command (bin/import.ts) against a deployed stack', () => {

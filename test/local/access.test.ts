@@ -2,7 +2,7 @@
  * `npm run access` (SPEC 8) against the local stack, run as a user runs it, with real tokens from
  * the local Cognito: what each verb changes in Cognito and in the table, that an unknown user
  * changes nothing, usage errors, and `npm run token` for an offboarded user. When a step fails,
- * whose clock sets nbf, and what the API then answers: ./enforced.ts.
+ * whose clock sets nbf, and what the API then answers: below.
  */
 import {
   AdminGetUserCommand,
@@ -303,7 +303,7 @@ describe('add: a staff user by one command', () => {
  * `npm run access` (SPEC 8) against the local stack, run as a user runs it, with real tokens from
  * the local Cognito: a step that fails half-way (issue 23), the not-before time from Cognito's
  * clock, and (describe 'over HTTP') what the API then answers to the old tokens. What each verb
- * changes in Cognito and in the table: ./verbs.ts.
+ * changes in Cognito and in the table: above.
  */
 
 /**

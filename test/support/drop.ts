@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../local/net.ts';
 import type { LocalDropOptions } from '../../local/step-functions/import-runner.ts';
+import { incomingKey } from '../../commands/import/drop.ts';
 import { dropFile } from '../../commands/import/local-drop.ts';
+import { putIntoLocalDrop } from '../../commands/import/local-upload.ts';
+import type { ExecutionInput, StepDeps } from '../../import/steps/step.ts';
 import { startS3 } from '../../local/s3/s3-server.ts';
 import { startTestTable } from './dynamodb.ts';
 
@@ -44,6 +47,14 @@ export async function startTestDrop() {
     target,
     auditFile,
     fileOf,
+    /**
+     * A file of these lines put into the drop, as `npm run import` puts it, through the clients of
+     * `deps`: the workflow's input, for runWorkflow (not started).
+     */
+    upload: (deps: StepDeps, content: string | Buffer): Promise<ExecutionInput> => {
+      const path = fileOf(content);
+      return putIntoLocalDrop(deps.s3, target.importBucketName, path, incomingKey(path));
+    },
     /** `checkFiles`: warn of file keys the local files bucket lacks, as `npm run import` does. */
     drop: (
       content: string | Buffer,

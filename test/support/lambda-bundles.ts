@@ -1,5 +1,5 @@
 /**
- * What the bundle checks share (./contents.ts, ./errors.ts): the bundles built from BUNDLING as
+ * What the bundle checks share (test/infra/lambda-bundles.test.ts): the bundles built from BUNDLING as
  * `cdk synth` builds them, a table holding a record of each kind, and a handler invoked once in a
  * fresh process with only what Lambda gives a function. Built once for both files' checks.
  */
