@@ -9,13 +9,17 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   AssetHashType,
+  Aws,
+  CfnCondition,
   DockerImage,
   Duration,
+  Fn,
   RemovalPolicy,
   Stack,
   Validations,
 } from 'aws-cdk-lib';
 import {
+  type CfnDistribution,
   Distribution,
   Function as CloudFrontFunction,
   FunctionCode,
@@ -41,6 +45,40 @@ import { PRIVATE_BUCKET, earlierVersionsRule, logBucket } from './data.ts';
 import { INCOMPLETE_UPLOAD_DAYS } from '../core/retention.ts';
 import { AUDIT_RETENTION } from './retention.ts';
 import { PROJECT_ROOT } from '../core/project-root.ts';
+
+/**
+ * The regions whose buckets CloudFront delivers no standard logs to: the opt-in regions (Amazon
+ * CloudFront Developer Guide, standard logging (legacy), choosing a bucket for the logs; the
+ * AWSConfigRemediation-EnableCloudFrontAccessLogs runbook names the first four). A distribution
+ * whose log bucket is in one fails to create; a stage there goes without the page's access logs.
+ */
+export const NO_CLOUDFRONT_LOGS_REGIONS = [
+  'af-south-1',
+  'ap-east-1',
+  'eu-south-1',
+  'me-south-1',
+  'ap-south-2',
+  'ap-southeast-3',
+  'ap-southeast-4',
+  'ap-southeast-5',
+  'ap-southeast-7',
+  'ca-west-1',
+  'eu-central-2',
+  'eu-south-2',
+  'il-central-1',
+  'me-central-1',
+  'mx-central-1',
+] as const;
+
+/** True where the stage's region is not one of NO_CLOUDFRONT_LOGS_REGIONS (Fn::Or takes 10 at most). */
+function cloudFrontLogsDelivered(scope: Construct): CfnCondition {
+  const equals = NO_CLOUDFRONT_LOGS_REGIONS.map((region) => Fn.conditionEquals(Aws.REGION, region));
+  return new CfnCondition(scope, 'CloudFrontLogsDelivered', {
+    expression: Fn.conditionNot(
+      Fn.conditionOr(Fn.conditionOr(...equals.slice(0, 8)), Fn.conditionOr(...equals.slice(8))),
+    ),
+  });
+}
 
 /** How long an earlier build of the page stays in its bucket after a deploy replaced it. */
 const PAGE_VERSIONS_DAYS = 30;
@@ -169,12 +207,19 @@ export class StaffApp extends Construct {
       },
       // The root answers the function's redirect; were it ever reached, it would be the page.
       defaultRootObject: `${STAFF_APP_PATH.slice(1)}index.html`,
-      enableLogging: true,
-      logBucket: logsBucket,
-      logIncludesCookies: false,
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_100,
     });
+    // Standard logging (legacy) where CloudFront delivers it, no Logging elsewhere: set in the
+    // template, since CDK's logBucket cannot be made conditional.
+    (this.distribution.node.defaultChild as CfnDistribution).addPropertyOverride(
+      'DistributionConfig.Logging',
+      Fn.conditionIf(
+        cloudFrontLogsDelivered(this).logicalId,
+        { Bucket: logsBucket.bucketRegionalDomainName, IncludeCookies: false },
+        Aws.NO_VALUE,
+      ),
+    );
     this.origin = `https://${this.distribution.distributionDomainName}`;
     this.url = `${this.origin}${STAFF_APP_PATH}`;
 
@@ -189,6 +234,11 @@ export class StaffApp extends Construct {
         'No WAF web ACL: the distribution serves three static files and config.json, nothing ' +
           'of a record; sign-in is rate limited and protected by Cognito, the API by its own ' +
           'throttling and read budgets. A web ACL costs at least $5 a month per stage.',
+      ],
+      [
+        'AwsSolutions-CFR3',
+        'Access logs are on wherever CloudFront delivers them (every region but the opt-in ' +
+          'ones, NO_CLOUDFRONT_LOGS_REGIONS), set through Fn::If, which this rule does not read.',
       ],
       [
         'AwsSolutions-CFR4',

@@ -27,6 +27,7 @@ const DISTRIBUTION = '0027-the-staff-page-distribution.md';
 const S3 = '0030-s3-controls-that-do-not-fit.md';
 const DECIDED: Record<string, { record: string; on: RegExp }> = {
   'CT.CLOUDFRONT.PR.4': { record: DISTRIBUTION, on: /^StaffAppDistribution/ },
+  'CT.CLOUDFRONT.PR.5': { record: DISTRIBUTION, on: /^StaffAppDistribution/ },
   'CT.CLOUDFRONT.PR.6': { record: DISTRIBUTION, on: /^StaffAppDistribution/ },
   'CT.CLOUDFRONT.PR.7': { record: DISTRIBUTION, on: /^StaffAppDistribution/ },
   'CT.CLOUDFRONT.PR.9': { record: DISTRIBUTION, on: /^StaffAppDistribution/ },

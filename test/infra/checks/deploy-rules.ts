@@ -392,3 +392,20 @@ describe.each(all)('%s: the workflow', (stage) => {
       ]);
   });
 });
+
+/**
+ * CloudFront's standard logging writes with an ACL grant: a distribution whose log bucket has ACLs
+ * off (ObjectOwnership BucketOwnerEnforced, S3's default for new buckets since April 2023) fails to
+ * create with "The S3 bucket that you specified for CloudFront logs does not enable ACL access"
+ * (Amazon CloudFront Developer Guide, standard logging (legacy), bucket and file ownership;
+ * aws-cdk#25291). The bucket needs no canned ACL: CloudFront adds its own grant.
+ */
+test.each(all)('%s: the bucket CloudFront logs to has ACLs on', (stage) => {
+  const t = json(stage);
+  const [, distribution] = resourcesOf(t, 'AWS::CloudFront::Distribution')[0]!;
+  const logging: Json = distribution.Properties!.DistributionConfig.Logging;
+  const bucketId = (logging['Fn::If']?.[1] ?? logging).Bucket['Fn::GetAtt'][0] as string;
+  const bucket = t.Resources[bucketId]!.Properties!;
+  expect(bucket.OwnershipControls.Rules).toEqual([{ ObjectOwnership: 'BucketOwnerPreferred' }]);
+  expect(bucket.AccessControl).toBeUndefined();
+});

@@ -6,7 +6,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { securityHeaders } from '../../../staff-app/security-headers.ts';
+import { NO_CLOUDFRONT_LOGS_REGIONS } from '../../../lib/staff-app.ts';
 import { bothStages, onlyResource, resourcesOf, type Json } from '../synth.ts';
+
+/** Whether the condition's Fn::Not(Fn::Or(... Fn::Equals(region))) names `region`. */
+function inCondition(json: Json, name: string, region: string): boolean {
+  const text = JSON.stringify(json.Conditions[name]);
+  return text.includes(`[{"Ref":"AWS::Region"},"${region}"]`);
+}
 
 describe.each(bothStages())('%s', (_name, get) => {
   /**
@@ -26,10 +33,22 @@ describe.each(bothStages())('%s', (_name, get) => {
     const config = distribution.Properties!.DistributionConfig;
     expect(config.DefaultRootObject).toBe('app/index.html');
     const logs = s.logicalId(s.stack.staffApp.node.findChild('LogsBucket') as never);
+    const condition = s.logicalId(
+      s.stack.staffApp.node.findChild('CloudFrontLogsDelivered') as never,
+    );
     expect(config.Logging).toEqual({
-      Bucket: { 'Fn::GetAtt': [logs, 'RegionalDomainName'] },
-      IncludeCookies: false,
+      'Fn::If': [
+        condition,
+        { Bucket: { 'Fn::GetAtt': [logs, 'RegionalDomainName'] }, IncludeCookies: false },
+        { Ref: 'AWS::NoValue' },
+      ],
     });
+    // Logs wherever CloudFront delivers them: every region but the opt-in ones.
+    const delivered = (region: string) => !inCondition(s.json, condition, region);
+    expect(['ap-southeast-1', 'us-east-1', 'eu-west-1'].map(delivered)).toEqual([true, true, true]);
+    expect(NO_CLOUDFRONT_LOGS_REGIONS.map(delivered)).toEqual(
+      NO_CLOUDFRONT_LOGS_REGIONS.map(() => false),
+    );
     const [, fn] = onlyResource(s.json, 'AWS::CloudFront::Function');
     const handler = new Function(`${fn.Properties!.FunctionCode}; return handler;`)() as (
       e: Json,
