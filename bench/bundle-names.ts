@@ -11,7 +11,7 @@ export const REFERENCE = 'Reference';
  */
 export const REFERENCE_READ = 'ReferenceRead';
 /** The variants that are measured for comparison, not deployed. */
-export const WITH_SOURCE_MAPS = 'GetTransaction+maps';
+export const WITH_SOURCE_MAPS = 'Transactions+maps';
 export const CDK_DEFAULT = 'CdkDefault';
 
 export const isDeployed = (name: string) =>

@@ -8,9 +8,9 @@
  * - `ReferenceRead`, the warm reference: bench/reference-read.ts (the same client's GetItem, plus
  *   the raw access-state UpdateItem, sent together), bundled as `Reference`; a bundle of its own,
  *   so that the floor stays one Document Client and one Query (it is not in the cold sections);
- * - `GetTransaction+maps`: the production bundle with a linked source map, run with
+ * - `Transactions+maps`: the production bundle with a linked source map, run with
  *   `--enable-source-maps` (what the functions deployed before), to price runtime source maps;
- * - `CdkDefault`: the GetTransaction function as a default `NodejsFunction` builds it (CommonJS,
+ * - `CdkDefault`: the Transactions function as a default `NodejsFunction` builds it (CommonJS,
  *   not minified, `@aws-sdk/*` and `@smithy/*` left out). Lambda resolves those from the SDK in
  *   its runtime (`/var/runtime/node_modules`, the CommonJS builds); here Node.js resolves them the
  *   same way from the project's node_modules, which the bundle directory sits under.
@@ -21,11 +21,11 @@ import { build } from 'esbuild';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { BUNDLING } from '../lib/api-function.ts';
 import { esbuildOptions } from '../lib/esbuild-options.ts';
-import { routes } from '../stage/routes.ts';
+import { apiFunctions, functionList } from '../core/routes.ts';
 import { CDK_DEFAULT, REFERENCE, REFERENCE_READ, WITH_SOURCE_MAPS } from './bundle-names.ts';
 
 export interface Bundle {
-  /** `GetTransaction`, `GetCustomer`, `Reference`, `ReferenceRead`, `GetTransaction+maps` or `CdkDefault`. */
+  /** `Transactions`, `Customers`, `Reference`, `ReferenceRead`, `Transactions+maps` or `CdkDefault`. */
   name: string;
   entry: string;
   /** index.mjs, or index.js for CommonJS */
@@ -47,12 +47,12 @@ export const DEPLOYED_NODE_OPTIONS = '';
 
 export async function buildBundles(outDir: string): Promise<Bundle[]> {
   rmSync(outDir, { recursive: true, force: true });
-  const transaction = routes.find((r) => r.id === 'GetTransaction')!.entry;
+  const transaction = apiFunctions.transaction.entry;
   const entries: { name: string; entry: string; bundling: BundlingOptions; nodeOptions: string }[] =
     [
-      ...routes.map((r) => ({
-        name: r.id,
-        entry: r.entry,
+      ...functionList.map((fn) => ({
+        name: fn.id,
+        entry: fn.entry,
         bundling: BUNDLING,
         nodeOptions: DEPLOYED_NODE_OPTIONS,
       })),

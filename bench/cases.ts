@@ -71,8 +71,8 @@ export const CASES: Record<string, Case> = {
 
 /** The case a route's first response is measured on. */
 export const CASE_OF_ROUTE: Record<string, Case> = {
-  GetTransaction: CASES['transaction (1 line)']!,
-  GetCustomer: CASES.customer!,
+  Transactions: CASES['transaction (1 line)']!,
+  Customers: CASES.customer!,
 };
 
 export function writeSeedFile(path: string): void {

@@ -23,6 +23,8 @@ export function lambdaEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv
     BUCKET_NAME: BUCKET,
     SIGNATURE_URL_TTL_SECONDS: '300',
     DISPLAY_TIME_ZONE: DEFAULT_TIME_ZONE,
+    // As a stage's: 64 letters and digits (lib/api.ts).
+    CURSOR_KEY: 'bench0cursor0key0'.repeat(4).slice(0, 64),
     ...BENCH_READ_BUDGETS,
     // Lambda's own module path: where a default CDK function finds the SDK the runtime provides
     // (/var/runtime/node_modules there, the project's node_modules here).

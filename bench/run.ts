@@ -15,7 +15,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../core/project-root.ts';
-import { routes } from '../stage/routes.ts';
+import { functionList } from '../core/routes.ts';
 import { CDK_DEFAULT, REFERENCE, WITH_SOURCE_MAPS } from './bundle-names.ts';
 import { buildBundles } from './bundles.ts';
 import { benchConfig, log, parseArgs, WORK, type Section } from './config.ts';
@@ -54,7 +54,7 @@ async function prepare(run: Omit<BenchRun, 'invoker' | 'bundle' | 'names'>, resu
     ...run,
     invoker: { processes: run.processes, script, logDir: join(WORK, 'logs') },
     bundle: (name: string) => bundles.find((b) => b.name === name)!,
-    names: [REFERENCE, ...routes.map((r) => r.id), WITH_SOURCE_MAPS, CDK_DEFAULT],
+    names: [REFERENCE, ...functionList.map((fn) => fn.id), WITH_SOURCE_MAPS, CDK_DEFAULT],
   };
 }
 

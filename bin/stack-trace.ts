@@ -17,13 +17,13 @@ import { build } from 'esbuild';
 import { BUNDLING } from '../lib/api-function.ts';
 import { PROJECT_ROOT as ROOT } from '../core/project-root.ts';
 import { esbuildOptions } from '../lib/esbuild-options.ts';
-import { routes } from '../stage/routes.ts';
+import { functionList } from '../core/routes.ts';
 
-/** The bundle and its map for a route, built as `cdk synth` builds the bundle. */
+/** The bundle and its map for a function, built as `cdk synth` builds the bundle. */
 export async function rebuild(routeId: string): Promise<{ code: string; map: SourceMap }> {
-  const route = routes.find((r) => r.id === routeId);
+  const route = functionList.find((fn) => fn.id === routeId);
   if (!route)
-    throw new Error(`no function ${routeId}: one of ${routes.map((r) => r.id).join(', ')}`);
+    throw new Error(`no function ${routeId}: one of ${functionList.map((fn) => fn.id).join(', ')}`);
   // Never written: the path only places the map's relative source paths.
   const outfile = join(ROOT, 'cdk.out', 'stack-trace', routeId, 'index.mjs');
   const result = await build({
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   const [routeId, file] = process.argv.slice(2);
   if (!routeId || routeId.startsWith('-')) {
     process.stderr.write(
-      `usage: npm run --silent stack-trace -- <${routes.map((r) => r.id).join('|')}> [file]\n` +
+      `usage: npm run --silent stack-trace -- <${functionList.map((fn) => fn.id).join('|')}> [file]\n` +
         '  (reads the trace from the file, or from stdin)\n',
     );
     process.exit(2);

@@ -12,6 +12,11 @@ export const FUNCTION_ENV = {
   filesBucket: 'FILES_BUCKET',
   urlTtlSeconds: 'SIGNATURE_URL_TTL_SECONDS',
   displayTimeZone: 'DISPLAY_TIME_ZONE',
+  /**
+   * The stage's secret that seals lookup cursors (functions/shared/cursor.ts): in a stage a
+   * Secrets Manager value resolved at deploy time (lib/api.ts), locally `.local/cursor-key`.
+   */
+  cursorKey: 'CURSOR_KEY',
   /** Local emulators only. */
   dynamoDbEndpoint: 'DYNAMODB_ENDPOINT',
   /** Local emulators only: path-style URLs. */

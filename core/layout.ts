@@ -4,8 +4,8 @@
  *
  * | item        | pk          | sk    | attributes                                          |
  * |-------------|-------------|-------|-----------------------------------------------------|
- * | transaction | `TXN#<id>`  | `TXN` | its fields, `transaction_currencies`, `v`           |
- * | customer    | `CUS#<id>`  | `CUS` | its fields, `customer_risk_assessments`, `v`        |
+ * | transaction | `TXN#<id>`  | `TXN` | its fields, `transaction_currencies`, index keys, `v` |
+ * | customer    | `CUS#<id>`  | `CUS` | its fields, `customer_risk_assessments`, index keys, `v` |
  * | deleted     | as above    |       | `v`, `deleted: true`, `expiresAt` (a tombstone)     |
  *
  * (prefixes per entity in ./entities; access-state items, `USER#...`, in ./access-state). `v` is
@@ -17,9 +17,12 @@
  * Access patterns:
  * - Get One Transaction / Customer: GetItem pk, sk (functions/shared/store.ts).
  * - Import: PutItem of the record or its tombstone, on condition, returning the old item
- *   (import/writer.ts).
+ *   (import/writer.ts). The record's item carries its index keys (./lookups.ts), a tombstone none.
+ * - The lookups of SPEC 10: Query of a global secondary index (./lookups.ts,
+ *   functions/shared/store.ts).
  */
 import type { EntityDescriptor } from './entities.ts';
+import { indexKeysOf } from './lookups.ts';
 
 export const PARTITION_KEY = 'pk';
 export const SORT_KEY = 'sk';
@@ -45,7 +48,12 @@ export function keyOf(entity: EntityDescriptor, id: bigint): Item {
 
 /** The item that stores a record (its children already in ascending id order). */
 export function itemOf(entity: EntityDescriptor, record: Item, version: string): Item {
-  return { ...keyOf(entity, record.id as bigint), ...record, [VERSION]: version };
+  return {
+    ...keyOf(entity, record.id as bigint),
+    ...record,
+    ...indexKeysOf(entity.name, record),
+    [VERSION]: version,
+  };
 }
 
 /**

@@ -166,6 +166,35 @@ export function transactionCheck(time: Check): Check {
   });
 }
 
+/**
+ * A transaction's summary (SPEC 10) as an index holds it: the summary's fields, with the branch
+ * and customer objects whole (the summary shows part of each: functions/shared/summaries.ts).
+ */
+export function transactionSummaryCheck(time: Check): Check {
+  return object({
+    id,
+    receipt_no: integer(1n, MAX_ID),
+    created_at: time,
+    branch: object({ id, name: text, address: text }),
+    customer: object({ id, first_name: text, email }),
+    type: codedValue,
+    total_amount: decimal(2),
+  });
+}
+
+/** A customer's summary (SPEC 10) as an index holds it. */
+export function customerSummaryCheck(time: Check): Check {
+  return object({
+    id,
+    first_name: text,
+    middle_name: text,
+    last_name: text,
+    date_of_birth: dateOfBirth,
+    assessment_risk: codedValue,
+    last_transaction_datetime: nullable(time),
+  });
+}
+
 const riskAssessment = object({ id, customer_id: id, type: codedValue, value: text, grade: int });
 
 /** Each risk assessment's customer_id must be its customer's id. */

@@ -162,7 +162,7 @@ export class ApiFunction extends NodejsFunction {
 
   /**
    * Lets the function read the table the way the handlers do: GetItem of its own entity's records
-   * and of the callers' access-state items, nothing else (no Query, Scan, batch reads, indexes or
+   * and of the callers' access-state items, nothing else (no Query of the table, Scan, batch reads or
    * writes), so that the transactions' function cannot read a customer. The Null condition closes
    * the ForAllValues gap, as in grantAccessStateWrite.
    */
@@ -177,6 +177,23 @@ export class ApiFunction extends NodejsFunction {
           },
           Null: { 'dynamodb:LeadingKeys': 'false' },
         },
+      }),
+    );
+  }
+
+  /**
+   * Lets the function Query these indexes of the table (SPEC 10) and nothing else through them:
+   * each function only the indexes of its own routes, so that the transaction function cannot
+   * find a customer and the customer function reaches transaction summaries only through a
+   * customer's transactions. No `dynamodb:LeadingKeys` condition: every partition of these
+   * indexes (any receipt, any customer) is one its route may read, and AWS does not document
+   * which key the condition reads on an index (docs/security.md).
+   */
+  grantIndexQuery(table: ITable, indexNames: readonly string[]): void {
+    this.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:Query'],
+        resources: indexNames.map((name) => `${table.tableArn}/index/${name}`),
       }),
     );
   }

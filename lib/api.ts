@@ -1,4 +1,4 @@
-import { Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   CorsHttpMethod,
@@ -13,6 +13,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { IUserPool, IUserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { ENTITIES, filePrefixesOf } from '../core/entities.ts';
@@ -20,7 +21,8 @@ import { readBudgetsToEnv } from '../core/read-budgets.ts';
 import { ApiFunction } from './api-function.ts';
 import { AUDIT_RETENTION, removalPolicyFor } from './retention.ts';
 import { vendedLogGroup } from './vended-logs.ts';
-import type { Route } from '../stage/routes.ts';
+import type { Route } from '../core/routes.ts';
+import { INDEX_LIST } from '../core/lookups.ts';
 import type { Settings } from '../stage/settings.ts';
 import { FUNCTION_ENV } from '../core/function-env.ts';
 
@@ -133,28 +135,44 @@ export class Api extends Construct {
       [FUNCTION_ENV.displayTimeZone]: settings.displayTimeZone,
       // SPEC 8: the functions count reads per user and route against these.
       ...readBudgetsToEnv(settings.readBudgets),
+      // SPEC 10: cursors are sealed with the stage's own secret; the template holds only a
+      // reference that CloudFormation resolves when it deploys.
+      [FUNCTION_ENV.cursorKey]: new Secret(this, 'CursorKey', {
+        description: `${Stack.of(this).stackName}: seals the API's lookup cursors`,
+        generateSecretString: { passwordLength: 64, excludePunctuation: true },
+        removalPolicy: RemovalPolicy.DESTROY,
+      }).secretValue.unsafeUnwrap(),
     };
     const functions = new Map<string, ApiFunction>();
-    for (const route of props.routes) {
-      const fn = new ApiFunction(this, route.id, {
-        entry: `${props.projectRoot}/${route.entry}`,
+    const integrations = new Map<string, HttpLambdaIntegration>();
+    for (const spec of new Set(props.routes.map((route) => route.function))) {
+      const served = props.routes.filter((route) => route.function === spec);
+      const fn = new ApiFunction(this, spec.id, {
+        entry: `${props.projectRoot}/${spec.entry}`,
         projectRoot: props.projectRoot,
         environment,
-        description: `${route.method} ${route.path}`,
+        description: served.map((route) => `${route.method} ${route.path}`).join(', '),
         logRetention: props.logRetention,
         logRemovalPolicy: props.logRemovalPolicy,
       });
-      const entity = ENTITIES[route.entity];
+      const entity = ENTITIES[spec.entity];
       fn.grantTableRead(props.table, entity);
+      fn.grantIndexQuery(
+        props.table,
+        INDEX_LIST.filter((index) => index.queriedBy === spec.entity).map((index) => index.name),
+      );
       fn.grantAccessStateWrite(props.table);
       fn.grantFileRead(props.bucket, filePrefixesOf(entity));
+      functions.set(spec.id, fn);
+      integrations.set(spec.id, new HttpLambdaIntegration(`${spec.id}Integration`, fn));
+    }
+    for (const route of props.routes) {
       this.httpApi.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
-        integration: new HttpLambdaIntegration(`${route.id}Integration`, fn),
+        integration: integrations.get(route.function.id)!,
         authorizer,
       });
-      functions.set(route.id, fn);
     }
     this.functions = functions;
   }

@@ -1,5 +1,11 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  BillingMode,
+  ProjectionType,
+  Table,
+  TableEncryption,
+} from 'aws-cdk-lib/aws-dynamodb';
 import type { Key } from 'aws-cdk-lib/aws-kms';
 import {
   BlockPublicAccess,
@@ -18,6 +24,7 @@ import {
   INCOMPLETE_UPLOAD_DAYS,
 } from '../core/retention.ts';
 import { EXPIRES_AT, PARTITION_KEY, SORT_KEY } from '../core/layout.ts';
+import { INDEX_LIST } from '../core/lookups.ts';
 
 /**
  * Every bucket of the stack: no public access, SSE-S3 (S3 server access logging can deliver only
@@ -75,7 +82,11 @@ export interface DataProps {
    * @default false: the table and buckets outlive the stack
    */
   readonly disposable?: boolean;
-  /** The table's warm write throughput (stage/settings.ts `tableWarmWritesPerSecond`). */
+  /**
+   * The table's warm write throughput (stage/settings.ts `tableWarmWritesPerSecond`), and each
+   * index's: a write of a record writes its indexes too, and an index that cannot keep up
+   * throttles the table's writes.
+   */
   readonly warmWritesPerSecond?: number;
 }
 
@@ -124,6 +135,21 @@ export class Data extends Construct {
         ? {}
         : { warmThroughput: { writeUnitsPerSecond: props.warmWritesPerSecond } }),
     });
+
+    // The lookups of SPEC 10 (core/lookups.ts): each index holds what its summaries show, so a
+    // page is one Query; the record's one PutItem writes its keys.
+    for (const index of INDEX_LIST) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType.INCLUDE,
+        nonKeyAttributes: [...index.projected],
+        ...(props.warmWritesPerSecond === undefined
+          ? {}
+          : { warmThroughput: { writeUnitsPerSecond: props.warmWritesPerSecond } }),
+      });
+    }
 
     this.accessLogsBucket = new Bucket(
       this,

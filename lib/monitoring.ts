@@ -17,14 +17,14 @@ import {
 import { Construct } from 'constructs';
 import { stageKey } from './keys.ts';
 import { ApiFunction } from './api-function.ts';
-import type { Route } from '../stage/routes.ts';
+import type { Route } from '../core/routes.ts';
 
 /**
  * The DynamoDB operations this stack performs on its table: the functions get records
  * (functions/shared/store.ts) and get and update the caller's access state
  * (functions/shared/access.ts); the import puts records (import/writer.ts).
  */
-export const TABLE_OPERATIONS = ['GetItem', 'UpdateItem', 'PutItem'] as const;
+export const TABLE_OPERATIONS = ['GetItem', 'Query', 'UpdateItem', 'PutItem'] as const;
 
 /**
  * What an X-Ray trace holds, for the alarm descriptions that point to traces: HTTP APIs send no
@@ -173,7 +173,7 @@ export class Monitoring extends Construct {
 
     for (const route of props.routes) {
       const label = `${route.method} ${route.path}`;
-      const fn = props.functions.get(route.id)!;
+      const fnId = route.function.id;
       this.facade.monitorApiGatewayV2HttpApi({
         api: props.httpApi,
         apiStage: '$default',
@@ -191,7 +191,7 @@ export class Monitoring extends Construct {
               `${label} answered 5xx more than ${t.route5xxAbove} times in 5 minutes: callers ` +
               'get "Internal server error" (a bug or a corrupt record) or "Service unavailable" ' +
               `(DynamoDB). First look: the access log for status 5xx on this route, then the ` +
-              `${route.id} function log lines with the same apiRequestId (errorName says which).`,
+              `${fnId} function log lines with the same apiRequestId (errorName says which).`,
           },
         },
         addLatencyP99Alarm: {
@@ -205,15 +205,17 @@ export class Monitoring extends Construct {
               `${label}: the slowest 1 % of answers took over ${t.routeP99.toSeconds()} s for ` +
               `${t.routeP99Periods * 5} minutes (budget derived from bench/RESULTS.md, see ` +
               'docs/operations.md). First look: the dashboard, is it IntegrationLatency (the ' +
-              `function) or API Gateway; then ${route.id}'s Duration and DynamoDB throttles. ` +
+              `function) or API Gateway; then ${fnId}'s Duration and DynamoDB throttles. ` +
               TRACES,
           },
         },
       });
+    }
+    for (const [fnId, fn] of props.functions) {
       this.facade.monitorLambdaFunction({
         lambdaFunction: fn,
-        alarmFriendlyName: `${route.id}Function`,
-        humanReadableName: `${route.id} function`,
+        alarmFriendlyName: `${fnId}Function`,
+        humanReadableName: `${fnId} function`,
         isIterator: false,
         addFaultCountAlarm: {
           Critical: {
@@ -221,7 +223,7 @@ export class Monitoring extends Construct {
             ...alarm,
             ...notBreaching,
             alarmDescriptionOverride:
-              `The ${route.id} function failed to answer at all (init failure, timeout or out of ` +
+              `The ${fnId} function failed to answer at all (init failure, timeout or out of ` +
               "memory): callers got API Gateway's bare 500. First look: its log group for " +
               'lines of type platform.report with status error/timeout, and errorType lines.',
           },
@@ -232,7 +234,7 @@ export class Monitoring extends Construct {
             ...alarm,
             ...notBreaching,
             alarmDescriptionOverride:
-              `Lambda throttled ${route.id}: requests were refused for lack of concurrency. ` +
+              `Lambda throttled ${fnId}: requests were refused for lack of concurrency. ` +
               "First look: the account's ConcurrentExecutions and other functions in the " +
               'account/region using it up; then any reserved concurrency setting.',
           },
@@ -243,9 +245,9 @@ export class Monitoring extends Construct {
             ...alarm,
             ...notBreaching,
             alarmDescriptionOverride:
-              `An invocation of ${route.id} ran over ${t.durationNearTimeout.toSeconds()} s of ` +
+              `An invocation of ${fnId} ran over ${t.durationNearTimeout.toSeconds()} s of ` +
               `its ${ApiFunction.TIMEOUT.toSeconds()} s timeout; past it callers get a bare 500. ` +
-              `First look: ${route.id}'s log group (platform.report durations, its own lines' ` +
+              `First look: ${fnId}'s log group (platform.report durations, its own lines' ` +
               `latencyMs), then DynamoDB's latency on the dashboard. ${TRACES}`,
           },
         },

@@ -11,7 +11,7 @@ import { ImportDrop } from './import-drop.ts';
 import { Monitoring } from './monitoring.ts';
 import { StaffApp } from './staff-app.ts';
 import { PROJECT_ROOT } from '../core/project-root.ts';
-import { routes as defaultRoutes, type Route } from '../stage/routes.ts';
+import { routes as defaultRoutes, type Route } from '../core/routes.ts';
 import {
   DEFAULT_SETTINGS,
   defaultThreatProtection,
@@ -26,7 +26,7 @@ export interface ReadApiStackProps extends StackProps {
   readonly settings?: Settings;
   /** @default the default stage: today's stack, data retained */
   readonly stage?: Stage;
-  /** @default the shared table in stage/routes.ts, the one the local gateway serves */
+  /** @default the shared table in core/routes.ts, the one the local gateway serves */
   readonly routes?: readonly Route[];
   readonly throttle?: Required<ThrottleSettings>;
   readonly logRetention?: RetentionDays;

@@ -15,9 +15,10 @@ Object.assign(process.env, {
   AWS_SECRET_ACCESS_KEY: 'local',
   AWS_SESSION_TOKEN: 'local-session',
   DISPLAY_TIME_ZONE: 'UTC',
+  CURSOR_KEY: 'bench0cursor0key0'.repeat(4).slice(0, 64),
 });
 const { marshall, unmarshall } = await import('@aws-sdk/util-dynamodb');
-const { createHandler } = await import('../../functions/get-transaction.ts');
+const { createHandler } = await import('../../functions/transactions.ts');
 const { createRuntime } = await import('../../functions/shared/runtime.ts');
 const { loadConfig } = await import('../../functions/shared/config.ts');
 const { createTableClient } = await import('../../functions/sdk/table-client.ts');

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LambdaHandler } from '../../local/gateway/gateway.ts';
 import { startLocalStack } from '../../local/stack/stack.ts';
-import { routes, type Route } from '../../stage/routes.ts';
+import { routes, type Route } from '../../core/routes.ts';
 import { REFERENCE_READ } from '../bundle-names.ts';
 import { STACK_READ_BUDGETS } from '../config.ts';
 
@@ -21,8 +21,7 @@ export const REFERENCE_ROUTE: Route = {
   id: REFERENCE_READ,
   method: 'GET',
   path: '/reference/{pk}',
-  entry: 'bench/reference-read.ts',
-  entity: 'transaction',
+  function: { id: REFERENCE_READ, entry: 'bench/reference-read.ts', entity: 'transaction' },
 };
 
 const stack = await startLocalStack({
@@ -32,8 +31,8 @@ const stack = await startLocalStack({
   env: { ...process.env, ...STACK_READ_BUDGETS },
   log: () => {},
   routes: [...routes, REFERENCE_ROUTE],
-  loadHandler: async (route) => {
-    const url = pathToFileURL(join(bundlesDir, route.id, 'index.mjs')).href;
+  loadHandler: async (fn) => {
+    const url = pathToFileURL(join(bundlesDir, fn.id, 'index.mjs')).href;
     return ((await import(url)) as { handler: LambdaHandler }).handler;
   },
 });

@@ -19,7 +19,7 @@ export function renderFirst(r: Results): ReportPart | undefined {
     '',
     '## 2. Cold start: process start → first response',
     '',
-    `Time from process start to the first response of each handler, in a fresh process against DynamoDB Local reached over TLS as DynamoDB is in AWS (bench/tls-proxy.ts; records imported first), against the stock floor doing its one Query (of transaction 1's item collection; the floor is unchanged, while a handler's GET sends two requests together, the Query and the access-state UpdateItem, so its first request opens two connections); the variants answer the GetTransaction request. ${ref.respondedAt.n} rounds, order rotated every round, after two unmeasured rounds; ratios paired as above, with the range of their blocks' medians.`,
+    `Time from process start to the first response of each handler, in a fresh process against DynamoDB Local reached over TLS as DynamoDB is in AWS (bench/tls-proxy.ts; records imported first), against the stock floor doing its one Query (of transaction 1's item collection; the floor is unchanged, while a handler's GET sends two requests together, the Query and the access-state UpdateItem, so its first request opens two connections); the variants answer the Transactions function's GET. ${ref.respondedAt.n} rounds, order rotated every round, after two unmeasured rounds; ratios paired as above, with the range of their blocks' medians.`,
     '',
     table(
       [
@@ -41,11 +41,11 @@ export function renderFirst(r: Results): ReportPart | undefined {
     ),
   );
   const cdk = r.first[CDK_DEFAULT];
-  const ours = r.first.GetTransaction;
+  const ours = r.first.Transactions;
   if (cdk && ours)
     lines.push(
       '',
-      `**Against a default CDK function:** GetTransaction answers its first request ${(cdk.paired.respondedAt.ratio / ours.paired.respondedAt.ratio).toFixed(2)}× as fast as the same code built as a default \`NodejsFunction\` (start→response ${ms(ours.respondedAt.p50)} ms against ${ms(cdk.respondedAt.p50)} ms, p50).`,
+      `**Against a default CDK function:** The Transactions function answers its first request ${(cdk.paired.respondedAt.ratio / ours.paired.respondedAt.ratio).toFixed(2)}× as fast as the same code built as a default \`NodejsFunction\` (start→response ${ms(ours.respondedAt.p50)} ms against ${ms(cdk.respondedAt.p50)} ms, p50).`,
     );
   return { budgets, lines };
 }

@@ -83,7 +83,7 @@ function overlapped(exchanges: Exchange[], gets: number): number | undefined {
 }
 
 async function costOf(run: BenchRun, proxy: CountingProxy, raw: DynamoDBClient, c: Case) {
-  const route = c.pk.startsWith('TXN#') ? 'GetTransaction' : 'GetCustomer';
+  const route = c.pk.startsWith('TXN#') ? 'Transactions' : 'Customers';
   proxy.reset();
   const spec: Spec = {
     mode: 'repeat',

@@ -30,7 +30,7 @@ export async function measureFirst(
         mode: 'first',
         bundle: run.bundle(name).file,
         reference: name === REFERENCE,
-        case: CASE_OF_ROUTE[name] ?? CASE_OF_ROUTE.GetTransaction!,
+        case: CASE_OF_ROUTE[name] ?? CASE_OF_ROUTE.Transactions!,
       },
       envOf(run, name, tlsEnv),
     );

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
-import { routes } from '../../stage/routes.ts';
+import { functionList } from '../../core/routes.ts';
 import { REFERENCE_READ } from '../bundle-names.ts';
 import { CASES } from '../cases.ts';
 import { log } from '../config.ts';
@@ -20,16 +20,16 @@ type Warm = NonNullable<Results['warm']>;
 export async function measureWarm(run: BenchRun, dynamoDbEndpoint: string): Promise<Warm> {
   log(`warm: ${run.config.warmIterations} invocations per case, in one process`);
   const out: Warm = {};
-  for (const route of routes) {
+  for (const fn of functionList) {
     const cases =
-      route.id === 'GetTransaction'
+      fn.entity === 'transaction'
         ? [CASES['transaction (1 line)']!, CASES['transaction (50 lines)']!]
         : [CASES.customer!];
     const result = await invoke<Warm>(
       run.invoker,
       {
         mode: 'warm',
-        bundle: run.bundle(route.id).file,
+        bundle: run.bundle(fn.id).file,
         referenceBundle: run.bundle(REFERENCE_READ).file,
         cases,
         iterations: run.config.warmIterations,

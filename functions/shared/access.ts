@@ -13,6 +13,7 @@ import {
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import {
+  COUNT_SCALE,
   LEGACY_COUNTER_PREFIX,
   NOT_BEFORE,
   accessStateWireKey,
@@ -39,11 +40,20 @@ import {
 
 export interface AccessGate {
   /**
-   * Resolves when the caller may read `entity` now; else throws the SPEC 4 error: 401 for a
-   * voided token, 403 for a group the token no longer carries, 429 over budget, 503 when the
-   * state cannot be read or written (never a read without the check).
+   * Resolves when the caller may read one record of `entity` now, counting that read; else
+   * throws the SPEC 4 error: 401 for a voided token, 403 for a group the token no longer carries
+   * (`group`, by default the entity's), 429 over budget, 503 when the state cannot be read or
+   * written (never a read without the check). The grant counts more reads of the same window.
    */
-  check(caller: Caller, entity: EntityDescriptor): Promise<void>;
+  check(caller: Caller, entity: EntityDescriptor, group?: string): Promise<Grant>;
+}
+
+export interface Grant {
+  /**
+   * Counts up to `reads` more reads in the window of the check, as many as the budget has left:
+   * how many it counted (0 when none is left, or the window has ended).
+   */
+  more(reads: number): Promise<number>;
 }
 
 type StoredItem = Record<string, AttributeValue>;
@@ -163,7 +173,7 @@ export function createAccessGate(
         throw error;
       }
       const { item, refused } = sent;
-      if (!refused) return { item, overBudget: false, seconds };
+      if (!refused) return { item, overBudget: false, seconds, window };
       const raw = item?.[readCounter(entity.name, counterSlot(window, budgets.windowSeconds))]?.N;
       const stored = raw === undefined ? undefined : counterValue(BigInt(raw));
       if (stored === undefined || stored.window < window) step = 'restart';
@@ -173,28 +183,75 @@ export function createAccessGate(
         seconds = Math.max(seconds, window);
         step = 'count';
       } else if (stored.reads >= budgetFor(budgets, entity.name))
-        return { item, overBudget: true, seconds };
+        return { item, overBudget: true, seconds, window };
       else step = 'count';
     }
     throw new ServiceUnavailableError();
   }
 
+  /** Adds `reads` to the window's counter if the budget has room for them all. */
+  async function add(sub: string, entity: EntityDescriptor, window: number, reads: number) {
+    const base = BigInt(window) * COUNT_SCALE;
+    const limit = base + BigInt(budgetFor(budgets, entity.name) - reads);
+    try {
+      await client.send(
+        new UpdateItemCommand({
+          TableName: tableName,
+          Key: accessStateWireKey(sub),
+          UpdateExpression: 'SET #count = #count + :reads',
+          ConditionExpression: '#count >= :base AND #count <= :limit',
+          ExpressionAttributeNames: {
+            '#count': readCounter(entity.name, counterSlot(window, budgets.windowSeconds)),
+          },
+          ExpressionAttributeValues: {
+            ':reads': { N: String(reads) },
+            ':base': { N: String(base) },
+            ':limit': { N: String(limit) },
+          },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { added: true, item: undefined };
+    } catch (error) {
+      if (!isNamed(error, 'ConditionalCheckFailedException')) throw error;
+      return { added: false, item: (error as { Item?: StoredItem }).Item };
+    }
+  }
+
+  function grant(sub: string, entity: EntityDescriptor, window: number): Grant {
+    return {
+      async more(reads) {
+        const budget = budgetFor(budgets, entity.name);
+        for (let request = 1; reads > 0 && request <= MAX_REQUESTS; request += 1) {
+          const { added, item } = await add(sub, entity, window, reads);
+          if (added) return reads;
+          // What is left of this window's budget now: another request may have taken some.
+          const raw = item?.[readCounter(entity.name, counterSlot(window, budgets.windowSeconds))]?.N;
+          const stored = raw === undefined ? undefined : counterValue(BigInt(raw));
+          if (stored === undefined || stored.window !== window) return 0;
+          reads = Math.min(reads, budget - stored.reads);
+        }
+        return 0;
+      },
+    };
+  }
+
   return {
-    async check(caller, entity) {
+    async check(caller, entity, group = entity.readGroup) {
       // Fails closed: a state that cannot be read or written is the handler's 503 (./http.ts).
       const verdict = await count(caller.sub, entity);
       const legacy = legacyCounters(verdict.item);
       // Housekeeping once per user: the verdict stands whether it succeeds or not, and the
       // next GET tries again if it did not.
       if (legacy.length > 0) await removeLegacy(caller.sub, legacy).catch(() => undefined);
-      const { item, overBudget, seconds } = verdict;
+      const { item, overBudget, seconds, window } = verdict;
       if (caller.issuedAt < instant(item, NOT_BEFORE)) throw new UnauthorizedError();
       // The handler has checked the token claims the group; this is whether it still may.
-      const group = entity.readGroup;
       if (group !== undefined && caller.issuedAt < instant(item, groupNotBefore(group)))
         throw new ForbiddenError();
       if (overBudget)
         throw new TooManyRequestsError(retryAfterSeconds(seconds, budgets.windowSeconds));
+      return grant(caller.sub, entity, window);
     },
   };
 }

@@ -22,6 +22,13 @@ export interface AuditEvent {
   entity: string;
   /** The id asked for, when it is a valid one (a malformed path value is not repeated). */
   recordId: string | null;
+  /**
+   * A lookup's kind (SPEC 10): `receipt_no`, `tin`, `sss`, `id_no`, `name`, or `customer_id`
+   * (a customer's transactions, `recordId` the customer's id); never the value searched for.
+   */
+  lookup?: string | null;
+  /** The ids of the summaries a lookup returned. */
+  recordIds?: string[];
   status: number;
   sub: string | null;
   username: string | null;
@@ -47,6 +54,8 @@ export function auditEvent(
   status: number,
   /** The path's id, when it is a valid one (functions/shared/record-handler.ts parses it). */
   id: bigint | undefined,
+  /** A lookup's kind (null when its parameters were refused) and the ids it returned. */
+  lookup?: { kind: string | null; returned: readonly bigint[] },
 ): AuditEvent {
   const claims = claimsOf(event);
   const http = event.requestContext?.http;
@@ -66,5 +75,6 @@ export function auditEvent(
     groups: groupsOf(event),
     sourceIp: text(http?.sourceIp),
     userAgent: text(http?.userAgent),
+    ...(lookup && { lookup: lookup.kind, recordIds: lookup.returned.map(String) }),
   };
 }

@@ -14,6 +14,8 @@ export interface Config {
   readonly displayTimeZone: string;
   /** Reads per user, route and window (SPEC 8). */
   readonly readBudgets: ReadBudgets;
+  /** The secret lookup cursors are sealed with (SPEC 10): at least 32 characters. */
+  readonly cursorKey: string;
   /** Local emulators only: DynamoDB endpoint, e.g. http://127.0.0.1:8000. */
   readonly dynamoDbEndpoint: string | undefined;
   /** Local emulators only: S3 endpoint for path-style URLs, e.g. http://127.0.0.1:4569. */
@@ -29,6 +31,18 @@ function ttl(env: Env): number {
     );
   }
   return Number(raw);
+}
+
+/** A secret short enough to guess seals nothing: refused at start, never used. */
+export const MIN_CURSOR_KEY_CHARS = 32;
+
+function cursorKey(env: Env): string {
+  const key = required(env, FUNCTION_ENV.cursorKey);
+  if (key.length < MIN_CURSOR_KEY_CHARS)
+    throw new ConfigError(
+      `${FUNCTION_ENV.cursorKey} must be at least ${MIN_CURSOR_KEY_CHARS} characters long`,
+    );
+  return key;
 }
 
 /** The settings an operator chooses (not the wiring): `npm start` checks them before it starts. */
@@ -51,6 +65,7 @@ export function loadConfig(env: Env): Config {
     tableName: required(env, FUNCTION_ENV.tableName),
     bucketName: required(env, FUNCTION_ENV.bucketName),
     region: required(env, 'AWS_REGION'),
+    cursorKey: cursorKey(env),
     ...operatorSettingsFromEnv(env),
     dynamoDbEndpoint: env[FUNCTION_ENV.dynamoDbEndpoint] || undefined,
     s3Endpoint: env[FUNCTION_ENV.s3Endpoint] || undefined,

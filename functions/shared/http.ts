@@ -27,13 +27,30 @@ export function respond(
   message: string,
   data: unknown,
   headers: Readonly<Record<string, string>> = {},
+  more: Readonly<Record<string, unknown>> = {},
 ): ApiResult {
   return {
     statusCode,
     headers: { ...HEADERS, ...headers },
-    body: stringifyExactJson({ message, data }),
+    body: stringifyExactJson({ message, data, ...more }),
   };
 }
+
+/** A lookup's answer (SPEC 10): the page's summaries and the cursor of the next, or null. */
+export class Page {
+  readonly data: readonly unknown[];
+  readonly next: string | null;
+
+  constructor(data: readonly unknown[], next: string | null) {
+    this.data = data;
+    this.next = next;
+  }
+}
+
+const success = (data: unknown): ApiResult =>
+  data instanceof Page
+    ? respond(200, 'Ok', data.data, {}, { next: data.next })
+    : respond(200, 'Ok', data);
 
 /**
  * What an error answers: a known error its status and message; a timeout or an unreachable
@@ -92,7 +109,7 @@ function envelope<P>(
         prepared: route.prepare(request.event),
       });
     },
-    after: (request) => finish(request, respond(200, 'Ok', request.response)),
+    after: (request) => finish(request, success(request.response)),
     onError: (request) => {
       const error = answerOf(request.error);
       finish(request, errorResponse(error), error);

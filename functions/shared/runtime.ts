@@ -10,6 +10,7 @@ import { createTableClient } from '../sdk/table-client.ts';
 import { createAccessGate, type AccessGate } from './access.ts';
 import { stdoutAudit, type AuditSink } from './audit.ts';
 import { loadConfig, type Config } from './config.ts';
+import { createCursorCodec, type CursorCodec } from './cursor.ts';
 import type { MappingDeps } from './mapping.ts';
 import { createPresigner } from './presigner.ts';
 import { createStore, type RecordStore } from './store.ts';
@@ -18,6 +19,7 @@ export interface Runtime extends MappingDeps {
   readonly store: RecordStore;
   readonly access: AccessGate;
   readonly audit: AuditSink;
+  readonly cursors: CursorCodec;
 }
 
 export interface RuntimeOptions {
@@ -27,7 +29,7 @@ export interface RuntimeOptions {
   credentials?: AwsCredentialIdentityProvider;
   /** Where audit events go; else stdout, the function's log group. */
   audit?: AuditSink;
-  /** The clock of the read budgets' windows (tests move it). */
+  /** The clock of the read budgets' windows and of cursors' ages (tests move it). */
   now?: () => number;
 }
 
@@ -43,6 +45,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     store: createStore(client, config.tableName),
     access: createAccessGate(client, config.tableName, config.readBudgets, options.now),
     audit: options.audit ?? stdoutAudit,
+    cursors: createCursorCodec(config.cursorKey, options.now),
     presign: createPresigner({
       region: config.region,
       bucketName: config.bucketName,

@@ -17,6 +17,7 @@ import {
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { EXPIRES_AT, PARTITION_KEY, SORT_KEY } from '../../core/layout.ts';
+import { INDEX_LIST } from '../../core/lookups.ts';
 import { LOCALHOST, assertPortFree, waitUntil } from '../net.ts';
 
 export const JAVA_REQUIRED =
@@ -214,27 +215,43 @@ export async function attachDynamoDbLocal(
 }
 
 /**
- * Creates the single table (pk S / sk S, on demand, TTL on EXPIRES_AT as in a stage) when it is
- * missing; true when created. DynamoDB Local keeps the TTL setting but never expires an item.
+ * Creates the single table (pk S / sk S, on demand, TTL on EXPIRES_AT, the lookups' indexes of
+ * core/lookups.ts, as in a stage) when it is missing; true when created. DynamoDB Local keeps the
+ * TTL setting but never expires an item. A table made before the indexes is refused, saying how
+ * to start afresh.
  */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<boolean> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const has = new Set((Table?.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName));
+    const missing = INDEX_LIST.filter((index) => !has.has(index.name)).map((i) => i.name);
+    if (missing.length > 0)
+      throw new Error(
+        `The local table ${tableName} has no index ${missing.join(', ')}: it was made by an ` +
+          'earlier version. Delete .local/ to start afresh (and import your files again).',
+      );
     return false;
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
   }
+  const keys = new Set([PARTITION_KEY, SORT_KEY]);
+  for (const index of INDEX_LIST) keys.add(index.partitionKey).add(index.sortKey);
   await client.send(
     new CreateTableCommand({
       TableName: tableName,
-      AttributeDefinitions: [
-        { AttributeName: PARTITION_KEY, AttributeType: 'S' },
-        { AttributeName: SORT_KEY, AttributeType: 'S' },
-      ],
+      AttributeDefinitions: [...keys].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
       KeySchema: [
         { AttributeName: PARTITION_KEY, KeyType: 'HASH' },
         { AttributeName: SORT_KEY, KeyType: 'RANGE' },
       ],
+      GlobalSecondaryIndexes: INDEX_LIST.map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projected] },
+      })),
       BillingMode: 'PAY_PER_REQUEST',
     }),
   );

@@ -1,5 +1,5 @@
 /**
- * A local stand-in for the deployed API Gateway HTTP API: routes from stage/routes.ts, a JWT
+ * A local stand-in for the deployed API Gateway HTTP API: routes from core/routes.ts, a JWT
  * (Cognito) authorizer in front of every route, payload format 2.0 events, and the route's Lambda
  * handler — the very module that is deployed — imported and invoked in-process.
  *
@@ -8,7 +8,7 @@
  * event), gateway-lambda.ts (handlers, context, timeout), gateway-response.ts, gateway-logs.ts.
  */
 import { createServer, type Server } from 'node:http';
-import { routes as deployedRoutes, type Route } from '../../stage/routes.ts';
+import { routes as deployedRoutes, type Route } from '../../core/routes.ts';
 import { LOCAL_ACCOUNT_ID, LOCAL_API_ID, LOCAL_REGION } from './api-event.ts';
 import { createAuthorizer, type AuthorizerOptions } from './authorizer.ts';
 import { createFunctions, importHandler, type HandlerLoader } from './lambda.ts';
@@ -26,7 +26,7 @@ export interface GatewayOptions {
   port: number;
   /** The JWT authorizer's configuration, as in the deployed stack. */
   authorizer: AuthorizerOptions;
-  /** Defaults to stage/routes.ts. */
+  /** Defaults to core/routes.ts. */
   routes?: readonly Route[];
   /** Defaults to importing the route's entry file. */
   loadHandler?: HandlerLoader;

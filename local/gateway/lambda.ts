@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
-import type { Route } from '../../stage/routes.ts';
+import type { ApiFunctionSpec, Route } from '../../core/routes.ts';
 import { stdoutAudit, type AuditSink } from '../../functions/shared/audit.ts';
 import { loadConfig } from '../../functions/shared/config.ts';
 import { createRuntime, type Runtime } from '../../functions/shared/runtime.ts';
@@ -19,15 +19,16 @@ export type LambdaHandler = (
   event: APIGatewayProxyEventV2WithJWTAuthorizer,
   context: Context,
 ) => unknown;
-export type HandlerLoader = (route: Route) => Promise<LambdaHandler>;
+/** A function's handler, as Lambda would load it for the function of these routes. */
+export type HandlerLoader = (fn: ApiFunctionSpec) => Promise<LambdaHandler>;
 
-/** Imports the route's entry file (relative to the project root) and returns its `handler`. */
-export const importHandler: HandlerLoader = async (route) => {
-  const module = (await import(pathToFileURL(join(PROJECT_ROOT, route.entry)).href)) as {
+/** Imports the function's entry file (relative to the project root) and returns its `handler`. */
+export const importHandler: HandlerLoader = async (fn) => {
+  const module = (await import(pathToFileURL(join(PROJECT_ROOT, fn.entry)).href)) as {
     handler?: unknown;
   };
   if (typeof module.handler !== 'function')
-    throw new Error(`${route.entry} does not export a handler function`);
+    throw new Error(`${fn.entry} does not export a handler function`);
   return module.handler as LambdaHandler;
 };
 
@@ -42,12 +43,12 @@ export function auditedHandlers(auditFile: string): HandlerLoader {
     stdoutAudit(event);
     appendAuditEvents(auditFile, [event]);
   };
-  return async (route) => {
-    const module = (await import(pathToFileURL(join(PROJECT_ROOT, route.entry)).href)) as {
+  return async (fn) => {
+    const module = (await import(pathToFileURL(join(PROJECT_ROOT, fn.entry)).href)) as {
       createHandler?: (runtime: Runtime) => LambdaHandler;
     };
     if (typeof module.createHandler !== 'function')
-      throw new Error(`${route.entry} does not export createHandler`);
+      throw new Error(`${fn.entry} does not export createHandler`);
     return module.createHandler(createRuntime(loadConfig(process.env), { audit }));
   };
 }
@@ -61,7 +62,7 @@ export interface FunctionsOptions {
 
 /** A fresh context for an invocation of the route's function that starts now. */
 function contextFor(route: Route, options: FunctionsOptions, started: Date): Context {
-  const functionName = `currency-exchange-${route.id}`;
+  const functionName = `currency-exchange-${route.function.id}`;
   const deadline = Date.now() + options.timeoutMs;
   const day = `${started.getUTCFullYear()}/${pad(started.getUTCMonth() + 1)}/${pad(started.getUTCDate())}`;
   return buildLambdaContext({
@@ -90,15 +91,15 @@ async function withTimeout(run: () => Promise<unknown>, timeoutMs: number): Prom
   }
 }
 
-/** Invokes routes' functions; `context` is what the invocation's logs name it by. */
+/** Invokes routes' functions, each loaded once; `context` is what the invocation's logs name it by. */
 export function createFunctions(options: FunctionsOptions) {
-  const handlers = new Map<Route, Promise<LambdaHandler>>();
-  const handlerFor = (route: Route) => {
-    let handler = handlers.get(route);
+  const handlers = new Map<ApiFunctionSpec, Promise<LambdaHandler>>();
+  const handlerFor = ({ function: fn }: Route) => {
+    let handler = handlers.get(fn);
     if (!handler) {
-      handler = options.loadHandler(route);
-      handlers.set(route, handler);
-      handler.catch(() => handlers.delete(route));
+      handler = options.loadHandler(fn);
+      handlers.set(fn, handler);
+      handler.catch(() => handlers.delete(fn));
     }
     return handler;
   };

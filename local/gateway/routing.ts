@@ -1,5 +1,5 @@
 /** The gateway's route table: API Gateway's path templates as regular expressions, most specific first. */
-import type { Route } from '../../stage/routes.ts';
+import type { Route } from '../../core/routes.ts';
 
 interface CompiledRoute {
   route: Route;

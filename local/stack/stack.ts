@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { READ_BUDGET_ENV } from '../../core/read-budgets.ts';
 import { operatorSettingsFromEnv } from '../../functions/shared/config.ts';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
-import type { Route } from '../../stage/routes.ts';
+import type { Route } from '../../core/routes.ts';
 import { startCognito, type LocalCognito, type TokenKind } from '../cognito/user-pool.ts';
 import {
   JAVA_REQUIRED,
@@ -27,6 +27,7 @@ import {
   assertNotRunning,
   keepZone,
   localAuditDir,
+  localCursorKey,
   removeOwnLocalState,
   SEED_MARKER,
   writeLocalState,
@@ -196,7 +197,7 @@ async function seedOnFirstStart(
 /** What the handlers read from process.env, pointed at the emulators. */
 function functionEnv(
   emulators: Emulators,
-  names: { tableName: string; bucketName: string },
+  names: { dataDir: string; tableName: string; bucketName: string },
   env: Record<string, string | undefined>,
 ): Record<string, string | undefined> {
   return {
@@ -208,6 +209,7 @@ function functionEnv(
     AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
     AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
     AWS_SESSION_TOKEN: undefined,
+    [FUNCTION_ENV.cursorKey]: localCursorKey(names.dataDir),
     // The operator's settings (SPEC 8's read budgets too): `npm start` takes them from its own
     // environment, as a stage takes them from -c.
     ...Object.fromEntries(

@@ -11,7 +11,7 @@
  * stack a pointer names whose process is alive and whose state.json names that pid; otherwise
  * they say the stack is not running, and which LOCAL_DATA_DIR to set for each one that is.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
@@ -22,6 +22,8 @@ export const STATE_FILE = 'state.json';
 export const SEED_MARKER = 'seeded.json';
 /** The local stack's audit trail (SPEC 8): a directory of day files (local/tools/audit-log.ts). */
 export const AUDIT_DIR = 'audit';
+/** The secret the local functions seal lookup cursors with (SPEC 10): made on first start. */
+export const CURSOR_KEY_FILE = 'cursor-key';
 /** The trail as one file, written before issue 30; still read by `npm run audit`, never written. */
 export const LEGACY_AUDIT_FILE = 'audit.jsonl';
 
@@ -265,4 +267,12 @@ export function keepZone(dataDir: string, zone: string, freshTable: boolean): vo
         'files again.',
     );
   if (kept === undefined || !existsSync(file)) writeFileSync(file, `${zone}\n`);
+}
+
+/** The local stack's cursor secret, made (random, readable by its owner only) when missing. */
+export function localCursorKey(dataDir: string): string {
+  const file = resolve(dataDir, CURSOR_KEY_FILE);
+  if (!existsSync(file))
+    writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+  return readFileSync(file, 'utf8').trim();
 }

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BASE_STACK_NAME } from '../../stage/stage.ts';
-import { routes } from '../../stage/routes.ts';
+import { routes } from '../../core/routes.ts';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { DISPOSABLE_DEV_CONTEXT } from './synth.ts';
 

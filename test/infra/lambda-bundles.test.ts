@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { mapStackTrace, rebuild } from '../../bin/stack-trace.ts';
 import { createPresigner } from '../../functions/shared/presigner.ts';
-import { routes } from '../../stage/routes.ts';
+import { routes } from '../../core/routes.ts';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import {
   FIXED_CLOCK,

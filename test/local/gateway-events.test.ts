@@ -4,7 +4,7 @@
  * JWT authorizer refuses: gateway-authorizer.test.ts.
  */
 import { claimToString } from '../../local/gateway/api-event.ts';
-import { routes as deployedRoutes } from '../../stage/routes.ts';
+import { routes as deployedRoutes } from '../../core/routes.ts';
 import { loadOpenApi } from '../support/contract.ts';
 import {
   calls,

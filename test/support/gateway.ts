@@ -9,13 +9,14 @@ import { join } from 'node:path';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import { startCognito, type LocalCognito } from '../../local/cognito/user-pool.ts';
 import { startGateway, type Gateway, type LambdaHandler } from '../../local/gateway/gateway.ts';
-import type { Route } from '../../stage/routes.ts';
+import type { Route } from '../../core/routes.ts';
 import { accessClaims as validClaims } from './jwt.ts';
 
+const fn = (id: string) => ({ id, entry: 'unused', entity: 'transaction' as const });
 export const routes: Route[] = [
-  { id: 'Echo', method: 'GET', path: '/things/{thing_id}', entry: 'unused', entity: 'transaction' },
-  { id: 'Boom', method: 'GET', path: '/boom', entry: 'unused', entity: 'transaction' },
-  { id: 'Bare', method: 'GET', path: '/bare', entry: 'unused', entity: 'transaction' },
+  { id: 'Echo', method: 'GET', path: '/things/{thing_id}', function: fn('Echo') },
+  { id: 'Boom', method: 'GET', path: '/boom', function: fn('Boom') },
+  { id: 'Bare', method: 'GET', path: '/bare', function: fn('Bare') },
 ];
 
 let dataDir: string;

@@ -3,8 +3,8 @@
  * from its configuration), from an environment of the test's own: process.env is never touched.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createHandler as createCustomerHandler } from '../../functions/get-customer.ts';
-import { createHandler as createTransactionHandler } from '../../functions/get-transaction.ts';
+import { createHandler as createCustomerHandler } from '../../functions/customers.ts';
+import { createHandler as createTransactionHandler } from '../../functions/transactions.ts';
 import { createTableClient } from '../../functions/sdk/table-client.ts';
 import { lambdaCredentials } from '../../functions/sdk/lambda-credentials.ts';
 import { loadConfig } from '../../functions/shared/config.ts';
@@ -13,6 +13,9 @@ import { createRuntime, type RuntimeOptions } from '../../functions/shared/runti
 import { TEST_CREDENTIALS } from './dynamodb.ts';
 
 export { MANY_READS } from './budgets.ts';
+
+/** The tests' cursor secret (a stage's is its own: lib/api.ts). */
+export const TEST_CURSOR_KEY = 'test-cursor-key-0123456789abcdef0123456789';
 
 /**
  * The handlers' clients of this test file: destroyed after its tests, before the file's own
@@ -39,6 +42,7 @@ export function functionEnv(
     S3_ENDPOINT: 'http://127.0.0.1:9',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
+    CURSOR_KEY: TEST_CURSOR_KEY,
     ...extra,
   };
 }

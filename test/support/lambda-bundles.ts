@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
 import { esbuildOptions } from '../../lib/esbuild-options.ts';
 import { BUNDLING } from '../../lib/api-function.ts';
-import { routes } from '../../stage/routes.ts';
+import { functionList } from '../../core/routes.ts';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { customer, line, transaction } from '../fixtures.ts';
 import { startTestTable } from './dynamodb.ts';
@@ -42,8 +42,8 @@ beforeAll(async () => {
   const [started] = await Promise.all([
     startTestTable(),
     ...[
-      ...routes.map((r) => ({ name: r.id, entry: r.entry, bundling: BUNDLING })),
-      { name: STOCK_BUNDLE, entry: routes[0]!.entry, bundling: STOCK },
+      ...functionList.map((fn) => ({ name: fn.id, entry: fn.entry, bundling: BUNDLING })),
+      { name: STOCK_BUNDLE, entry: functionList[0]!.entry, bundling: STOCK },
     ].map(async ({ name, entry, bundling }) => {
       const file = join(dir, name.replace(/\W+/g, '-'), 'index.mjs');
       const { metafile } = await build({

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TABLE_OPERATIONS, THRESHOLDS, TRACES } from '../../../lib/monitoring.ts';
-import { routes } from '../../../stage/routes.ts';
+import { routes } from '../../../core/routes.ts';
 import { PROJECT_ROOT } from '../../../core/project-root.ts';
 import { bothStages, onlyResource, resourcesOf, type CfnTemplate, type Json } from '../synth.ts';
 

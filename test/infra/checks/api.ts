@@ -1,5 +1,5 @@
-/** The HTTP API: authorizer on every route, routes from stage/routes.ts, throttling, access logs. */
-import { routes } from '../../../stage/routes.ts';
+/** The HTTP API: authorizer on every route, routes from core/routes.ts, throttling, access logs. */
+import { routes } from '../../../core/routes.ts';
 import { ACCESS_LOG_FIELDS, DEFAULT_THROTTLE } from '../../../lib/api.ts';
 import { onlyResource, resourcesOf, synthesize, type Synthesized } from '../synth.ts';
 
@@ -36,7 +36,7 @@ test('every route requires the Cognito JWT authorizer: issuer = the user pool, a
   }
 });
 
-test('the synthesized routes are exactly stage/routes.ts, each integrated with its own function', () => {
+test('the synthesized routes are exactly core/routes.ts, each integrated with its own function', () => {
   const apiRoutes = resourcesOf(s.json, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties!);
   expect(apiRoutes.map((r) => r.RouteKey).sort()).toEqual(
     routes.map((r) => `${r.method} ${r.path}`).sort(),

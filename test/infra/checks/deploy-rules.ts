@@ -6,7 +6,7 @@
  */
 import { ENTITIES, filePrefixesOf } from '../../../core/entities.ts';
 import { EXPIRES_AT } from '../../../core/layout.ts';
-import { routes } from '../../../stage/routes.ts';
+import { functionList } from '../../../core/routes.ts';
 import { makeStage } from '../../../stage/stage.ts';
 import {
   definitionOf,
@@ -315,7 +315,7 @@ describe.each(all)('%s: names unique per account carry the region', (stage) => {
  * role is what bounds every link the API hands out.
  */
 describe.each(all)("%s: each GET function's S3 reach", (stage) => {
-  test.each(routes.map((r) => [r.id, r.entity] as const))('%s', (routeId, entity) => {
+  test.each(functionList.map((f) => [f.id, f.entity] as const))('%s', (routeId, entity) => {
     const s = synths.get(stage)!;
     const fn = s.stack.api.functions.get(routeId)!;
     const roleId = s.logicalId(fn.role as never);

@@ -8,7 +8,8 @@ import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { ApiFunction, BUNDLING } from '../../../lib/api-function.ts';
 import { esbuildOptions } from '../../../lib/esbuild-options.ts';
-import { routes } from '../../../stage/routes.ts';
+import { functionList } from '../../../core/routes.ts';
+import { INDEX_LIST } from '../../../core/lookups.ts';
 import { PROJECT_ROOT } from '../../../core/project-root.ts';
 import {
   resourcesOf,
@@ -25,9 +26,9 @@ beforeAll(() => {
 }, 120_000);
 
 function functionsByRoute(): [string, string, CfnResource][] {
-  return routes.map((route) => {
-    const id = s.logicalId(s.stack.api.functions.get(route.id)!);
-    return [route.id, id, s.json.Resources[id]!];
+  return functionList.map((spec) => {
+    const id = s.logicalId(s.stack.api.functions.get(spec.id)!);
+    return [spec.id, id, s.json.Resources[id]!];
   });
 }
 
@@ -44,8 +45,8 @@ function statementsOf(roleId: string): Json[] {
 
 const list = <T>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
 
-test('there is one function per route, on nodejs24.x and arm64', () => {
-  expect(resourcesUnder(s.json, 'AWS::Lambda::Function', 'Api')).toHaveLength(routes.length);
+test('there is one function per entity, on nodejs24.x and arm64', () => {
+  expect(resourcesUnder(s.json, 'AWS::Lambda::Function', 'Api')).toHaveLength(functionList.length);
   for (const [, , fn] of functionsByRoute()) {
     expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'] });
   }
@@ -107,7 +108,7 @@ describe('bundles', () => {
       expect(code).toContain('"@aws-sdk/client-dynamodb"');
       // Byte for byte what the benchmark, the bundle tests and `npm run stack-trace` build from
       // BUNDLING (lib/esbuild-options.ts), so what they measure and map is what is deployed.
-      const route = routes.find((r) => r.id === routeId)!;
+      const route = functionList.find((fn) => fn.id === routeId)!;
       const rebuilt = await build({
         ...esbuildOptions(BUNDLING),
         entryPoints: [route.entry],
@@ -155,8 +156,8 @@ test('each function has its own role, assumable by Lambda only, with no managed 
   const roleIds = functionsByRoute().map(
     ([, , fn]) => fn.Properties!.Role['Fn::GetAtt'][0] as string,
   );
-  expect(new Set(roleIds).size).toBe(routes.length);
-  expect(resourcesUnder(s.json, 'AWS::IAM::Role', 'Api')).toHaveLength(routes.length);
+  expect(new Set(roleIds).size).toBe(functionList.length);
+  expect(resourcesUnder(s.json, 'AWS::IAM::Role', 'Api')).toHaveLength(functionList.length);
   for (const roleId of roleIds) {
     const role = s.json.Resources[roleId]!;
     expect(role.Type).toBe('AWS::IAM::Role');
@@ -172,10 +173,11 @@ test('each function has its own role, assumable by Lambda only, with no managed 
   }
 });
 
-test("functions may only GetItem their entity's records and access state, UpdateItem access-state items, GetObject their entity's files and decrypt them through S3, write their own logs and send traces", () => {
+test("functions may only GetItem their entity's records and access state, Query their routes' indexes, UpdateItem access-state items, GetObject their entity's files and decrypt them through S3, write their own logs and send traces", () => {
   const tableArn = { 'Fn::GetAtt': [s.logicalId(s.stack.data.table), 'Arn'] };
   const keyArn = { 'Fn::GetAtt': [s.logicalId(s.stack.data.filesKey), 'Arn'] };
-  for (const [, , fn] of functionsByRoute()) {
+  for (const [specId, , fn] of functionsByRoute()) {
+    const spec = functionList.find((f) => f.id === specId)!;
     const roleId = fn.Properties!.Role['Fn::GetAtt'][0] as string;
     const logGroupArn = { 'Fn::GetAtt': [fn.Properties!.LoggingConfig.LogGroup.Ref, 'Arn'] };
     const statements = statementsOf(roleId);
@@ -217,6 +219,7 @@ test("functions may only GetItem their entity's records and access state, Update
     expect(Object.keys(granted).sort()).toEqual(
       [
         'dynamodb:GetItem',
+        'dynamodb:Query',
         'dynamodb:UpdateItem',
         'kms:Decrypt',
         'logs:CreateLogStream',
@@ -227,6 +230,12 @@ test("functions may only GetItem their entity's records and access state, Update
     );
     expect(granted['dynamodb:GetItem']).toEqual([tableArn]);
     expect(granted['dynamodb:UpdateItem']).toEqual([tableArn]);
+    // Only the indexes of its own routes (core/lookups.ts queriedBy), never the table itself.
+    expect(granted['dynamodb:Query']).toEqual(
+      INDEX_LIST.filter((index) => index.queriedBy === spec.entity).map((index) => ({
+        'Fn::Join': ['', [tableArn, `/index/${index.name}`]],
+      })),
+    );
     expect(granted['kms:Decrypt']).toEqual([keyArn]);
     // Which keys: test/infra/checks/deploy-rules.ts, "each GET function's S3 reach".
     expect(granted['s3:GetObject']!.length).toBeGreaterThan(0);
@@ -279,15 +288,15 @@ test('each function logs to its own log group, and every log group keeps the aud
   const logGroupIds = functionsByRoute().map(
     ([, , fn]) => fn.Properties!.LoggingConfig.LogGroup.Ref as string,
   );
-  expect(new Set(logGroupIds).size).toBe(routes.length);
+  expect(new Set(logGroupIds).size).toBe(functionList.length);
   for (const id of logGroupIds) expect(s.json.Resources[id]!.Type).toBe('AWS::Logs::LogGroup');
   const logGroups = resourcesOf(s.json, 'AWS::Logs::LogGroup');
   // + the API's access logs; the import drop's: its five steps and its workflow; the staff
   // page's deployment handler
-  expect(resourcesUnder(s.json, 'AWS::Logs::LogGroup', 'Api')).toHaveLength(routes.length + 1);
+  expect(resourcesUnder(s.json, 'AWS::Logs::LogGroup', 'Api')).toHaveLength(functionList.length + 1);
   expect(resourcesUnder(s.json, 'AWS::Logs::LogGroup', 'Import')).toHaveLength(5 + 1);
   expect(resourcesUnder(s.json, 'AWS::Logs::LogGroup', 'StaffApp')).toHaveLength(1);
-  expect(logGroups).toHaveLength(routes.length + 1 + 5 + 1 + 1);
+  expect(logGroups).toHaveLength(functionList.length + 1 + 5 + 1 + 1);
   for (const [, group] of logGroups) {
     expect(group.Properties!.RetentionInDays).toBe(1827);
   }

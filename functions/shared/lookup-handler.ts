@@ -1,0 +1,75 @@
+/**
+ * A lookup (SPEC 10): one Query of one index, sent together with the caller's access check, whose
+ * summaries each count as a read of their kind. The check counts the first; a page of more is
+ * cut to what the budget has left by a second request, and its cursor goes on from the last
+ * summary shown.
+ */
+import { CUSTOMER } from '../../core/entities.ts';
+import { auditEvent } from './audit.ts';
+import { callerOf, requireAccessToken, requireGroup } from './auth.ts';
+import { NotFoundError } from './errors.ts';
+import { Page, apiHandler, type ApiHandler } from './http.ts';
+import { parseQuery, type LookupKind, type LookupRoute } from './lookup-requests.ts';
+import type { Runtime } from './runtime.ts';
+import { toSummary } from './summaries.ts';
+
+/** What the audit event says of a lookup: filled in as the request is answered. */
+interface Asked {
+  kind: LookupKind | null;
+  customerId: bigint | undefined;
+  returned: bigint[];
+}
+
+export function lookupHandler(route: LookupRoute, runtime: Runtime): ApiHandler {
+  return apiHandler<Asked>(
+    async (event, asked) => {
+      requireAccessToken(event);
+      const caller = callerOf(event);
+      if (route.readGroup !== undefined) requireGroup(event, route.readGroup);
+      const query = parseQuery(event.rawQueryString ?? '', route.parameters);
+      const request = route.parse(query, event.pathParameters ?? {});
+      asked.kind = request.kind;
+      asked.customerId = request.customerId;
+      const start =
+        request.cursor === undefined
+          ? undefined
+          : runtime.cursors.open(request.cursor, request.binding);
+      // The access verdict comes first: a refused lookup returns nothing of what the Query brought.
+      const [access, queried] = await Promise.allSettled([
+        runtime.access.check(caller, route.summary, route.readGroup),
+        runtime.store.queryIndex(request, request.limit, start),
+      ]);
+      if (access.status === 'rejected') throw access.reason;
+      if (queried.status === 'rejected') throw queried.reason;
+      const { entries, next } = queried.value;
+      const shown =
+        entries.length > 1 ? 1 + (await access.value.more(entries.length - 1)) : entries.length;
+      const page = entries.slice(0, shown);
+      const data = page.map((entry) => toSummary(route.summary.name, entry.fields, runtime.times));
+      const nextKey = shown < entries.length ? page.at(-1)!.key : next;
+      // A customer's transactions: 404 only when neither a customer nor a transaction names the id.
+      if (
+        request.customerId !== undefined &&
+        start === undefined &&
+        entries.length === 0 &&
+        (await runtime.store.readRecord(CUSTOMER, request.customerId)) === undefined
+      )
+        throw new NotFoundError(`${CUSTOMER.label} not found`);
+      asked.returned = data.map((summary) => summary.id as bigint);
+      return new Page(
+        data,
+        nextKey === undefined ? null : runtime.cursors.seal(nextKey, request.binding),
+      );
+    },
+    {
+      prepare: () => ({ kind: null, customerId: undefined, returned: [] }),
+      onResponse: (event, context, status, asked) =>
+        runtime.audit(
+          auditEvent(route.summary, event, context, status, asked.customerId, {
+            kind: asked.kind,
+            returned: asked.returned,
+          }),
+        ),
+    },
+  );
+}
