@@ -226,7 +226,8 @@ export function createAccessGate(
           const { added, item } = await add(sub, entity, window, reads);
           if (added) return reads;
           // What is left of this window's budget now: another request may have taken some.
-          const raw = item?.[readCounter(entity.name, counterSlot(window, budgets.windowSeconds))]?.N;
+          const raw =
+            item?.[readCounter(entity.name, counterSlot(window, budgets.windowSeconds))]?.N;
           const stored = raw === undefined ? undefined : counterValue(BigInt(raw));
           if (stored === undefined || stored.window !== window) return 0;
           reads = Math.min(reads, budget - stored.reads);

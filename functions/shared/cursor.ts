@@ -25,7 +25,8 @@ export interface CursorCodec {
   open(cursor: string, lookup: string): StartKey;
 }
 
-const invalid = () => new BadRequestError('Invalid cursor: not a cursor of this lookup, or expired');
+const invalid = () =>
+  new BadRequestError('Invalid cursor: not a cursor of this lookup, or expired');
 
 const isStartKey = (value: unknown): value is StartKey =>
   typeof value === 'object' &&
@@ -37,10 +38,7 @@ const isStartKey = (value: unknown): value is StartKey =>
  * `secret` is the stage's cursor key (any text of at least 32 characters: lib/api.ts, locally
  * .local/); the AES key is its SHA-256.
  */
-export function createCursorCodec(
-  secret: string,
-  now: () => number = Date.now,
-): CursorCodec {
+export function createCursorCodec(secret: string, now: () => number = Date.now): CursorCodec {
   const key = createHash('sha256').update(secret, 'utf8').digest();
   const seconds = () => Math.floor(now() / 1000);
   return {

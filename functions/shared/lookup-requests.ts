@@ -50,7 +50,10 @@ export interface LookupRoute {
   readonly readGroup?: string;
   /** The query parameters it takes: any other is a 400. */
   readonly parameters: readonly string[];
-  readonly parse: (query: Query, pathParameters: Record<string, string | undefined>) => LookupRequest;
+  readonly parse: (
+    query: Query,
+    pathParameters: Record<string, string | undefined>,
+  ) => LookupRequest;
 }
 
 export const LIMIT = { default: 10, max: 100 } as const;
@@ -123,7 +126,10 @@ export const FIND_TRANSACTIONS: LookupRoute = {
     oneOf(raw, ['receipt_no']);
     const receipt = parseCanonicalId(raw.get('receipt_no'));
     if (receipt === undefined)
-      throw bad('receipt_no', 'must be a whole number from 1 to 9007199254740991, no leading zeros');
+      throw bad(
+        'receipt_no',
+        'must be a whole number from 1 to 9007199254740991, no leading zeros',
+      );
     return {
       kind: 'receipt_no',
       index: INDEXES.receipt,

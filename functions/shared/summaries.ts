@@ -11,7 +11,10 @@ import type { TimeCodec } from '../../core/times.ts';
 import { CorruptRecordError } from './errors.ts';
 
 const stored = timeCheck();
-const CHECKS = { transaction: transactionSummaryCheck(stored), customer: customerSummaryCheck(stored) };
+const CHECKS = {
+  transaction: transactionSummaryCheck(stored),
+  customer: customerSummaryCheck(stored),
+};
 
 type Summary = Record<string, unknown>;
 

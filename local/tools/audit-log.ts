@@ -45,6 +45,12 @@ export function matches(event: AnyAuditEvent, query: AuditQuery): boolean {
     );
   if (query.by === 'user')
     return query.names.some((name) => name === event.sub || name === event.username);
+  // A lookup (SPEC 10) names the records it returned, and a customer's transactions the customer.
+  if (event.lookup !== undefined)
+    return (
+      (event.entity === query.by && (event.recordIds ?? []).includes(query.id)) ||
+      (query.by === 'customer' && event.lookup === 'customer_id' && event.recordId === query.id)
+    );
   return event.entity === query.by && event.recordId === query.id;
 }
 
@@ -249,6 +255,14 @@ export function auditRow(event: AnyAuditEvent, user: string): AuditRow {
       action: event.kind === 'record' ? event.action : event.kind,
       record: event.kind === 'record' ? `${event.entity} ${event.recordId}` : '-',
       result: event.kind === 'record' ? `line ${event.line}` : '-',
+    };
+  if (event.lookup !== undefined)
+    return {
+      time: event.timestamp,
+      user,
+      action: `lookup ${event.lookup === 'customer_id' ? `customer ${event.recordId}` : (event.lookup ?? '(refused)')}`,
+      record: `${event.entity} ${(event.recordIds ?? []).join(',') || '-'}`,
+      result: String(event.status),
     };
   return {
     time: event.timestamp,

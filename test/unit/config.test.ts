@@ -1,7 +1,12 @@
 import { ConfigError } from '../../core/env.ts';
 import { loadConfig } from '../../functions/shared/config.ts';
 
-const base = { TABLE_NAME: 't', BUCKET_NAME: 'b', AWS_REGION: 'us-east-1' };
+const base = {
+  TABLE_NAME: 't',
+  BUCKET_NAME: 'b',
+  AWS_REGION: 'us-east-1',
+  CURSOR_KEY: 'k'.repeat(32),
+};
 
 describe('configuration', () => {
   test('defaults: 300 s URLs shown in Asia/Manila (SPEC 3.5)', () => {
@@ -11,9 +16,18 @@ describe('configuration', () => {
     });
   });
 
-  test.each(['TABLE_NAME', 'BUCKET_NAME', 'AWS_REGION'])('fails clearly without %s', (name) => {
-    expect(() => loadConfig({ ...base, [name]: undefined })).toThrow(
-      new ConfigError(`Missing required environment variable ${name}`),
+  test.each(['TABLE_NAME', 'BUCKET_NAME', 'AWS_REGION', 'CURSOR_KEY'])(
+    'fails clearly without %s',
+    (name) => {
+      expect(() => loadConfig({ ...base, [name]: undefined })).toThrow(
+        new ConfigError(`Missing required environment variable ${name}`),
+      );
+    },
+  );
+
+  test('a cursor secret shorter than 32 characters is refused, never used', () => {
+    expect(() => loadConfig({ ...base, CURSOR_KEY: 'k'.repeat(31) })).toThrow(
+      new ConfigError('CURSOR_KEY must be at least 32 characters long'),
     );
   });
 

@@ -119,7 +119,7 @@ test("the architecture's two walks name real files, each once", () => {
   expect(walks).toHaveLength(2);
   for (const walk of walks) {
     const named = [...walk.matchAll(/`([a-z-]+\/[\w/.-]+\.ts)`/g)].map((m) => m[1]!);
-    // A bare file name after a path names a file beside it: `get-customer.ts`.
+    // A bare file name after a path names a file beside it: `customers.ts`.
     expect(named.length).toBeGreaterThan(15);
     expect(named.filter((file) => !known.has(file))).toEqual([]);
     expect(named.filter((file, i) => named.indexOf(file) !== i)).toEqual([]);

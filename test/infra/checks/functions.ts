@@ -293,7 +293,9 @@ test('each function logs to its own log group, and every log group keeps the aud
   const logGroups = resourcesOf(s.json, 'AWS::Logs::LogGroup');
   // + the API's access logs; the import drop's: its five steps and its workflow; the staff
   // page's deployment handler
-  expect(resourcesUnder(s.json, 'AWS::Logs::LogGroup', 'Api')).toHaveLength(functionList.length + 1);
+  expect(resourcesUnder(s.json, 'AWS::Logs::LogGroup', 'Api')).toHaveLength(
+    functionList.length + 1,
+  );
   expect(resourcesUnder(s.json, 'AWS::Logs::LogGroup', 'Import')).toHaveLength(5 + 1);
   expect(resourcesUnder(s.json, 'AWS::Logs::LogGroup', 'StaffApp')).toHaveLength(1);
   expect(logGroups).toHaveLength(functionList.length + 1 + 5 + 1 + 1);
