@@ -134,6 +134,12 @@ function printWarnings(report: ImportReport): void {
         `${shown(report.filesLeft.length, left)}: ` +
         'remove each from the files bucket unless another record names it (docs/security.md)',
     );
+  const lookups = report.lookupWarningCount ?? 0;
+  if (lookups > 0)
+    console.error(
+      `${lookups} customer identifier${lookups === 1 ? '' : 's'} or name${lookups === 1 ? '' : 's'} of an unexpected shape, kept as given ` +
+        `(a TIN not 9 to 14 digits, an SSS number not 10, or a value no lookup finds): lookupWarnings in the report lists ${lookups === 1 ? 'it' : 'them'}`,
+    );
   const n = report.warningCount ?? 0;
   if (n === 0) return;
   printFirst(report.warnings, 'warning: ');

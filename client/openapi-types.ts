@@ -24,6 +24,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find Transactions by Receipt
+         * @description Any signed-in user. The transactions whose receipt number equals `receipt_no`, newest first then id descending, in pages (see Lookups). Each summary returned counts as one transaction read of your budget.
+         */
+        get: operations["findTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customers/{customer_id}": {
         parameters: {
             query?: never;
@@ -36,6 +56,46 @@ export interface paths {
          * @description Signed-in users in the Cognito group `customer-readers`.
          */
         get: operations["getCustomer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find Customers
+         * @description Signed-in users in the Cognito group `customer-readers`. Exactly one of `tin` (a stored TIN that begins with it, at least 9 letters and digits), `sss`, `id_no` (whole) or `last_name` (whole, with `first_name` matching the beginning of the first name), each compared as normalised (see Lookups). Ordered by normalised last name, then first name, then id. Each summary returned counts as one customer read of your budget.
+         */
+        get: operations["findCustomers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{customer_id}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Customer's Transactions
+         * @description Signed-in users in the Cognito group `customer-readers`. The transactions that name the customer, newest first then id descending, whether or not the customer record still exists (records the business must keep). Each summary returned counts as one transaction read of your budget.
+         */
+        get: operations["listCustomerTransactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -252,8 +312,88 @@ export interface components {
             /** @description `null` for a customer with no transaction. */
             last_transaction_datetime: components["schemas"]["WallTime"] | null;
         };
+        /** @description At most 200 characters. */
+        LookupValue: string;
+        InvalidLookupBody: {
+            message: string;
+            data: null;
+        };
+        /** @description The cursor of the next page; `null` on the last. */
+        Next: string | null;
+        TransactionPage: {
+            /** @constant */
+            message: "Ok";
+            data: components["schemas"]["TransactionSummary"][];
+            next: components["schemas"]["Next"];
+        };
+        CustomerPage: {
+            /** @constant */
+            message: "Ok";
+            data: components["schemas"]["CustomerSummary"][];
+            next: components["schemas"]["Next"];
+        };
+        TransactionSummary: {
+            id: components["schemas"]["Id"];
+            receipt_no: components["schemas"]["ReceiptNo"];
+            created_at: components["schemas"]["WallTime"];
+            branch: {
+                id: components["schemas"]["Id"];
+                name: components["schemas"]["Text"];
+            };
+            /** @description The customer as at the time of the transaction. */
+            customer: {
+                id: components["schemas"]["Id"];
+                first_name: components["schemas"]["Text"];
+            };
+            type: components["schemas"]["CodedValue"];
+            total_amount: components["schemas"]["Decimal2"];
+        };
+        CustomerSummary: {
+            id: components["schemas"]["Id"];
+            first_name: components["schemas"]["Text"];
+            middle_name: components["schemas"]["Text"];
+            last_name: components["schemas"]["Text"];
+            date_of_birth: components["schemas"]["DateOfBirth"];
+            assessment_risk: components["schemas"]["CodedValue"];
+            /** @description `null` for a customer with no transaction. */
+            last_transaction_datetime: components["schemas"]["WallTime"] | null;
+        };
     };
     responses: {
+        /** @description A parameter not as the lookup takes it: none or two kinds of search, a value empty, repeated, unknown or over 200 characters, a TIN under 9 letters and digits, a bad `limit`, or a cursor altered, from another lookup or expired. The message names the parameter. */
+        InvalidLookup: {
+            headers: {
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Invalid tin: give at least 9 letters and digits",
+                 *       "data": null
+                 *     }
+                 */
+                "application/json; charset=utf-8": components["schemas"]["InvalidLookupBody"];
+            };
+        };
+        /** @description A valid access token whose user is not in the group `customer-readers`. */
+        Forbidden: {
+            headers: {
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Forbidden",
+                 *       "data": null
+                 *     }
+                 */
+                "application/json; charset=utf-8": components["schemas"]["ForbiddenError"];
+            };
+        };
         /** @description No token, or a token that is malformed, badly signed, unsigned, expired, not yet valid, from another issuer or for another app client: API Gateway's authorizer answers `{"message":"Unauthorized"}` with `Content-Type: application/json`, before any function runs. A valid ID token passes the authorizer and is refused by the function with the envelope and the usual headers. */
         Unauthorized: {
             headers: {
@@ -363,6 +503,34 @@ export interface components {
          * @example 1
          */
         CustomerId: components["schemas"]["PathId"];
+        /**
+         * @description A receipt number, canonical as an id (no leading zeros), at most 2^53-1.
+         * @example 20230915000123
+         */
+        ReceiptNoQuery: components["schemas"]["PathId"];
+        /**
+         * @description A TIN, or its beginning: at least 9 letters and digits once every other character is removed (`123-456-789` finds `123-456-789-000`).
+         * @example 123-456-789
+         */
+        Tin: components["schemas"]["LookupValue"];
+        /** @description An SSS number, whole; separators and case do not count. */
+        Sss: components["schemas"]["LookupValue"];
+        /** @description An ID card's number, whole; separators and case do not count. */
+        IdNo: components["schemas"]["LookupValue"];
+        /**
+         * @description A last name, whole, compared without accents, case, spaces or punctuation (`De la Cruz`, `DELA CRUZ` and `Dela-Cruz` are one name; `ñ` is `n`).
+         * @example Dela Cruz
+         */
+        LastName: components["schemas"]["LookupValue"];
+        /** @description With `last_name` only; matches the beginning of the first name, compared as `last_name` is. */
+        FirstName: components["schemas"]["LookupValue"];
+        /**
+         * @description Summaries a page holds at most, 1 to 100 (default 10). A page may hold fewer, even none, while `next` is not null.
+         * @example 10
+         */
+        Limit: string;
+        /** @description The `next` of the previous page, with the same route and search parameters (`limit` may change). Opaque; refused (400) when altered, from another lookup, or over 24 hours old. */
+        Cursor: string;
     };
     requestBodies: never;
     headers: {
@@ -441,6 +609,46 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    findTransactions: {
+        parameters: {
+            query: {
+                /**
+                 * @description A receipt number, canonical as an id (no leading zeros), at most 2^53-1.
+                 * @example 20230915000123
+                 */
+                receipt_no: components["parameters"]["ReceiptNoQuery"];
+                /**
+                 * @description Summaries a page holds at most, 1 to 100 (default 10). A page may hold fewer, even none, while `next` is not null.
+                 * @example 10
+                 */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `next` of the previous page, with the same route and search parameters (`limit` may change). Opaque; refused (400) when altered, from another lookup, or over 24 hours old. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of transaction summaries; `data` is empty when nothing matches. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["TransactionPage"];
+                };
+            };
+            400: components["responses"]["InvalidLookup"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getCustomer: {
         parameters: {
             query?: never;
@@ -503,6 +711,117 @@ export interface operations {
                 };
             };
             /** @description No customer has this id. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Customer not found",
+                     *       "data": null
+                     *     }
+                     */
+                    "application/json; charset=utf-8": components["schemas"]["CustomerNotFound"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    findCustomers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A TIN, or its beginning: at least 9 letters and digits once every other character is removed (`123-456-789` finds `123-456-789-000`).
+                 * @example 123-456-789
+                 */
+                tin?: components["parameters"]["Tin"];
+                /** @description An SSS number, whole; separators and case do not count. */
+                sss?: components["parameters"]["Sss"];
+                /** @description An ID card's number, whole; separators and case do not count. */
+                id_no?: components["parameters"]["IdNo"];
+                /**
+                 * @description A last name, whole, compared without accents, case, spaces or punctuation (`De la Cruz`, `DELA CRUZ` and `Dela-Cruz` are one name; `ñ` is `n`).
+                 * @example Dela Cruz
+                 */
+                last_name?: components["parameters"]["LastName"];
+                /** @description With `last_name` only; matches the beginning of the first name, compared as `last_name` is. */
+                first_name?: components["parameters"]["FirstName"];
+                /**
+                 * @description Summaries a page holds at most, 1 to 100 (default 10). A page may hold fewer, even none, while `next` is not null.
+                 * @example 10
+                 */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `next` of the previous page, with the same route and search parameters (`limit` may change). Opaque; refused (400) when altered, from another lookup, or over 24 hours old. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of customer summaries; `data` is empty when nothing matches. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["CustomerPage"];
+                };
+            };
+            400: components["responses"]["InvalidLookup"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCustomerTransactions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Summaries a page holds at most, 1 to 100 (default 10). A page may hold fewer, even none, while `next` is not null.
+                 * @example 10
+                 */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `next` of the previous page, with the same route and search parameters (`limit` may change). Opaque; refused (400) when altered, from another lookup, or over 24 hours old. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A canonical positive decimal integer of at most 2^53-1 (9007199254740991).
+                 * @example 1
+                 */
+                customer_id: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of transaction summaries; `data` is empty for a customer with none. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["TransactionPage"];
+                };
+            };
+            400: components["responses"]["InvalidLookup"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No customer and no transaction names this customer id. */
             404: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];

@@ -195,11 +195,45 @@ export function indexKeysOf(entity: Entity, record: Record<string, unknown>): At
   return entity === 'transaction' ? transactionKeys(record) : customerKeys(record);
 }
 
-/** Why a stored value would not be indexed (the import warns of it), or undefined. */
-export function notIndexedReason(value: string, normalise: (v: string) => string) {
-  const normalised = normalise(value);
-  if (normalised === '') return 'has no letter or digit, so no lookup finds it by this field';
-  if (charCount(normalised) > MAX_LOOKUP_CHARS)
-    return `is over ${MAX_LOOKUP_CHARS} letters and digits, so no lookup finds it by this field`;
-  return undefined;
+/**
+ * What the import warns of in a customer (SPEC 10's decision: counted in the report, never a
+ * refusal; the value is kept as given): a TIN that is not 9 to 14 digits or an SSS number that
+ * is not 10 once separators are removed, and a value no lookup can find (nothing left once
+ * normalised, or over MAX_LOOKUP_CHARS). `[field, reason]` pairs.
+ */
+export function lookupWarnings(record: Record<string, unknown>): [string, string][] {
+  const warnings: [string, string][] = [];
+  const text = (field: string) => (typeof record[field] === 'string' ? record[field] : undefined);
+  const tin = text('tin');
+  const sss = text('sss');
+  if (tin !== undefined && !/^[0-9]{9,14}$/.test(normaliseIdentifier(tin)))
+    warnings.push([
+      'tin',
+      charCount(normaliseIdentifier(tin)) < TIN_PREFIX_CHARS
+        ? `is not 9 to 14 digits once separators are removed, and has fewer than ${TIN_PREFIX_CHARS} letters and digits: kept as given, no TIN lookup finds it`
+        : 'is not 9 to 14 digits once separators are removed: kept as given, and found by its letters and digits',
+    ]);
+  if (sss !== undefined && !/^[0-9]{10}$/.test(normaliseIdentifier(sss)))
+    warnings.push([
+      'sss',
+      'is not 10 digits once separators are removed: kept as given, and found by its letters and digits',
+    ]);
+  const unfound = (field: string, normalise: (v: string) => string) => {
+    const value = text(field);
+    if (value === undefined) return;
+    const normalised = normalise(value);
+    if (normalised !== '' && charCount(normalised) <= MAX_LOOKUP_CHARS) return;
+    if (warnings.some(([f]) => f === field)) return;
+    warnings.push([
+      field,
+      normalised === ''
+        ? 'has no letter or digit: kept as given, no lookup finds it by this field'
+        : `is over ${MAX_LOOKUP_CHARS} letters and digits: kept as given, no lookup finds it by this field`,
+    ]);
+  };
+  unfound('tin', normaliseIdentifier);
+  unfound('sss', normaliseIdentifier);
+  unfound('id_no', normaliseIdentifier);
+  unfound('last_name', normaliseName);
+  return warnings;
 }

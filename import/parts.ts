@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { ENTITIES, type Entity } from '../core/entities.ts';
 import { parseExactJson, stringifyExactJson } from '../core/json.ts';
 import type { Item } from '../core/layout.ts';
+import { lookupWarnings } from '../core/lookups.ts';
 import {
   duplicateCheck,
   parsedLines,
@@ -91,6 +92,9 @@ export interface CheckedPart {
   /** Files its records name that the files bucket lacks (./file-check.ts): warnings, capped. */
   missingFiles?: LineProblem[];
   missingFileCount?: number;
+  /** Customers' identifiers of an unexpected shape, or that no lookup finds (SPEC 10): capped. */
+  lookupWarnings: LineProblem[];
+  lookupWarningCount: number;
 }
 
 /**
@@ -103,7 +107,14 @@ export async function checkPart(
   parse: LineParser,
   onRecord: (record: Parsed) => void = () => {},
 ): Promise<CheckedPart> {
-  const checked: CheckedPart = { index, problems: [], problemCount: 0, records: [] };
+  const checked: CheckedPart = {
+    index,
+    problems: [],
+    problemCount: 0,
+    records: [],
+    lookupWarnings: [],
+    lookupWarningCount: 0,
+  };
   const onProblem = (lineNo: number, field: string, reason: string): void => {
     checked.problemCount += 1;
     if (checked.problems.length < MAX_LISTED_PROBLEMS)
@@ -111,6 +122,12 @@ export async function checkPart(
   };
   for await (const record of parsedLines(lines, parse, onProblem)) {
     checked.records.push([record.entity.name, record.id.toString(), record.kind, record.lineNo]);
+    if (record.kind === 'put' && record.entity.name === 'customer')
+      for (const [field, reason] of lookupWarnings(record.record)) {
+        checked.lookupWarningCount += 1;
+        if (checked.lookupWarnings.length < MAX_LISTED_WARNINGS)
+          checked.lookupWarnings.push([record.lineNo, problemText(record.lineNo, field, reason)]);
+      }
     onRecord(record);
   }
   return checked;
@@ -192,6 +209,9 @@ export interface Verdict {
   /** The first MAX_LISTED_WARNINGS files named but missing, in file order; the exact count. */
   warnings: string[];
   warningCount: number;
+  /** The first MAX_LISTED_WARNINGS lookup warnings (CheckedPart), in file order; the exact count. */
+  lookupWarnings: string[];
+  lookupWarningCount: number;
 }
 
 /**
@@ -206,6 +226,8 @@ export function partVerifier(): { add(part: CheckedPart): void; verdict(): Verdi
   let records = 0;
   let warnings: string[] = [];
   let warningCount = 0;
+  let lookupWarnings: string[] = [];
+  let lookupWarningCount = 0;
   let next = 0;
   return {
     add(part) {
@@ -231,6 +253,12 @@ export function partVerifier(): { add(part: CheckedPart): void; verdict(): Verdi
           .slice(0, MAX_LISTED_WARNINGS - warnings.length)
           .map(([, text]) => text),
       );
+      lookupWarningCount += part.lookupWarningCount ?? 0;
+      lookupWarnings = lookupWarnings.concat(
+        (part.lookupWarnings ?? [])
+          .slice(0, MAX_LISTED_WARNINGS - lookupWarnings.length)
+          .map(([, text]) => text),
+      );
     },
     verdict: () => ({
       problems: problems.map(([, text]) => text),
@@ -238,6 +266,8 @@ export function partVerifier(): { add(part: CheckedPart): void; verdict(): Verdi
       records,
       warnings,
       warningCount,
+      lookupWarnings,
+      lookupWarningCount,
     }),
   };
 }

@@ -194,6 +194,8 @@ export async function report(deps: StepDeps, input: ReportInput): Promise<Report
     problemCount: verdict?.problemCount ?? 0,
     warnings: verdict?.warnings ?? [],
     warningCount: verdict?.warningCount ?? 0,
+    lookupWarnings: verdict?.lookupWarnings ?? [],
+    lookupWarningCount: verdict?.lookupWarningCount ?? 0,
     ...filesLeft,
     ...(error === undefined ? {} : { error }),
     ...(parts === undefined ? {} : { parts }),

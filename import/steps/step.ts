@@ -73,6 +73,13 @@ export interface ImportReport {
   warnings: string[];
   warningCount: number;
   /**
+   * Customers whose `tin` or `sss` has an unexpected shape, or whose identifier or last name no
+   * lookup finds (SPEC 10, core/lookups.ts lookupWarnings): imported as given. The first 100,000;
+   * `lookupWarningCount` is exact.
+   */
+  lookupWarnings: string[];
+  lookupWarningCount: number;
+  /**
    * Files the replaced or deleted records named and no longer do, for the operator to remove
    * (docs/security.md): the import never deletes a file, which another record may name (one
    * the same part still names is not listed). The first 1,000 in file order, of every part, one

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BASE_STACK_NAME } from '../../stage/stage.ts';
-import { routes } from '../../core/routes.ts';
+import { functionList } from '../../core/routes.ts';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { DISPOSABLE_DEV_CONTEXT } from './synth.ts';
 
@@ -93,7 +93,7 @@ test.concurrent(
         'UserPoolClientId',
         'UserPoolId',
       ]);
-      // The routes' and the import's five steps' bundles (CDK's bucket-notifications handler is
+      // The API's functions' and the import's five steps' bundles (CDK's bucket-notifications handler is
       // inline code, not an asset; CDK's bucket deployment handler is CDK's own asset).
       const functions = Object.entries(template.Resources)
         .filter(
@@ -103,7 +103,7 @@ test.concurrent(
             !id.startsWith('CustomCDKBucketDeployment'),
         )
         .map(([, r]) => r);
-      expect(functions).toHaveLength(routes.length + 5);
+      expect(functions).toHaveLength(functionList.length + 5);
       for (const fn of functions) {
         const asset = join(outdir, `asset.${fn.Properties.Code!.S3Key.replace(/\.zip$/, '')}`);
         // No source map deployed: `npm run stack-trace` rebuilds it (docs/operations/alarms.md).

@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { mapStackTrace, rebuild } from '../../bin/stack-trace.ts';
 import { createPresigner } from '../../functions/shared/presigner.ts';
-import { routes } from '../../core/routes.ts';
+import { functionList } from '../../core/routes.ts';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import {
   FIXED_CLOCK,
@@ -45,7 +45,7 @@ describe('what is in the bundles', () => {
   const CHAIN =
     /node_modules\/@aws-sdk\/(credential-provider-(node|ini|sso|process|web-identity|login)|nested-clients|token-providers)\/|node_modules\/@smithy\/credential-provider-imds\//;
 
-  test.each(routes.map((r) => r.id))(
+  test.each(functionList.map((fn) => fn.id))(
     '%s: the default credential chain is left out, the Lambda credentials are in',
     (route) => {
       const inputs = Object.keys(bundles.get(route)!.metafile.inputs);
@@ -58,7 +58,7 @@ describe('what is in the bundles', () => {
 
   // docs/operations/alarms.md says a trace has no DynamoDB subsegment: true while nothing instruments
   // the SDK. Adding a tracer fails here, and the docs and alarm descriptions must change with it.
-  test.each(routes.map((r) => r.id))('%s: nothing instruments the AWS SDK for X-Ray', (route) => {
+  test.each(functionList.map((fn) => fn.id))('%s: nothing instruments the AWS SDK for X-Ray', (route) => {
     const inputs = Object.keys(bundles.get(route)!.metafile.inputs);
     expect(
       inputs.filter((i) => /aws-xray-sdk|@aws-lambda-powertools\/tracer|opentelemetry/.test(i)),
@@ -75,7 +75,7 @@ describe('what is in the bundles', () => {
 
   // functions/sdk/builtins/: the built-ins without ES module facades. Only the banner's
   // node:module (createRequire, for CommonJS dependencies) is imported statically.
-  test.each(routes.map((r) => r.id))('%s: built-ins come through their stand-ins', (route) => {
+  test.each(functionList.map((fn) => fn.id))('%s: built-ins come through their stand-ins', (route) => {
     expect(staticBuiltins(route)).toEqual(['module']);
     const inputs = Object.keys(bundles.get(route)!.metafile.inputs);
     expect(inputs.filter((i) => i.startsWith('functions/sdk/builtins/')).length).toBeGreaterThan(5);
@@ -92,7 +92,7 @@ describe('what is in the bundles', () => {
 });
 
 describe('a GET through each bundle, credentials only in the environment', () => {
-  test.each(routes.map((r) => r.id))(
+  test.each(functionList.map((fn) => fn.id))(
     '%s answers 200 from DynamoDB Local with its file URL signed by those credentials',
     async (route) => {
       const env = lambdaEnv({
@@ -107,8 +107,8 @@ describe('a GET through each bundle, credentials only in the environment', () =>
         data: Record<string, unknown>;
       };
       expect(message).toBe('Ok');
-      expect(data.id).toBe(route === 'GetTransaction' ? 1 : 7);
-      const field = route === 'GetTransaction' ? 'signature' : 'id_photo';
+      expect(data.id).toBe(route === 'Transactions' ? 1 : 7);
+      const field = route === 'Transactions' ? 'signature' : 'id_photo';
       const url = new URL(data[field] as string);
       expect(url.searchParams.get('X-Amz-Credential')).toMatch(/^ASIABUNDLETEST\//);
       expect(url.searchParams.get('X-Amz-Security-Token')).toBe('bundle-test-session');
@@ -123,7 +123,7 @@ describe('a GET through each bundle, credentials only in the environment', () =>
           endpoint: 'http://127.0.0.1:4569',
           now: () => new Date(FIXED_CLOCK),
         });
-        const key = (route === 'GetTransaction' ? TRANSACTION : CUSTOMER)[field] as string;
+        const key = (route === 'Transactions' ? TRANSACTION : CUSTOMER)[field] as string;
         expect(data[field]).toBe(await presign(key));
       } finally {
         process.env = saved;
@@ -158,13 +158,13 @@ describe('signing', () => {
     /** The requests of one GET, by operation. */
     const requestsOf = async (bundle: string) => {
       seen.length = 0;
-      const answer = await invoke(bundle, EVENTS.GetTransaction, env);
+      const answer = await invoke(bundle, EVENTS.Transactions, env);
       expect(answer.statusCode).toBe(404); // the capture server holds nothing
       return Object.fromEntries(
         seen.splice(0).map((r) => [String(r.headers['x-amz-target']), r] as const),
       );
     };
-    const ours = await requestsOf('GetTransaction');
+    const ours = await requestsOf('Transactions');
     expect(Object.keys(ours).sort()).toEqual([
       'DynamoDB_20120810.GetItem',
       'DynamoDB_20120810.UpdateItem',
@@ -185,7 +185,7 @@ describe('signing', () => {
 describe('no credentials in the environment', () => {
   test('init fails with a message naming what is missing, and the stack maps to the source', async () => {
     const env = lambdaEnv({ DYNAMODB_ENDPOINT: table.endpoint });
-    const failure = await invoke('GetTransaction', EVENTS.GetTransaction, env).then(
+    const failure = await invoke('Transactions', EVENTS.Transactions, env).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,
     );
@@ -196,8 +196,8 @@ describe('no credentials in the environment', () => {
     // Frames point into the minified bundle; the rebuilt map puts them back on source lines.
     const trace = failure!.stderr.slice(failure!.stderr.indexOf('\n    at '));
     expect(trace).toMatch(/index\.mjs:\d+:\d+/);
-    const { code, map } = await rebuild('GetTransaction');
-    expect(code).toBe(readFileSync(bundles.get('GetTransaction')!.file, 'utf8'));
+    const { code, map } = await rebuild('Transactions');
+    expect(code).toBe(readFileSync(bundles.get('Transactions')!.file, 'utf8'));
     const mapped = mapStackTrace(trace, map).split('\n')[1];
     const source = readFileSync(join(PROJECT_ROOT, 'functions/sdk/lambda-credentials.ts'), 'utf8');
     const throwLine =
@@ -291,7 +291,7 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
   }[] = [
     {
       className: 'BadRequestError',
-      route: 'GetTransaction',
+      route: 'Transactions',
       event: () => txn('x1'),
       env,
       message: 'Invalid transaction id',
@@ -299,7 +299,7 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
     },
     {
       className: 'UnauthorizedError',
-      route: 'GetTransaction',
+      route: 'Transactions',
       event: () => txn('1', { token_use: 'id' }),
       env,
       message: 'Unauthorized',
@@ -307,7 +307,7 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
     },
     {
       className: 'ForbiddenError',
-      route: 'GetCustomer',
+      route: 'Customers',
       event: () =>
         apiEvent(
           'GET /customers/{customer_id}',
@@ -320,7 +320,7 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
     },
     {
       className: 'NotFoundError',
-      route: 'GetTransaction',
+      route: 'Transactions',
       event: () => txn('424242'),
       env,
       message: 'Transaction not found',
@@ -328,7 +328,7 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
     },
     {
       className: 'ServiceUnavailableError',
-      route: 'GetTransaction',
+      route: 'Transactions',
       event: () => txn('1'),
       // Nothing listens on port 1: DynamoDB unreachable, after the SDK's retries a 503.
       env: () => env({ DYNAMODB_ENDPOINT: 'http://127.0.0.1:1' }),
@@ -337,7 +337,7 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
     },
     {
       className: 'CorruptRecordError',
-      route: 'GetTransaction',
+      route: 'Transactions',
       event: () => txn(String(CORRUPT_ID)),
       env,
       message: /^Stored transaction is corrupt at /,
@@ -345,7 +345,7 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
     },
     {
       className: 'TooManyRequestsError',
-      route: 'GetTransaction',
+      route: 'Transactions',
       // The user whose counter (written below) is at the budget of 1 in this hour's window.
       event: () => txn('1', testClaims({ sub: OVER_BUDGET_SUB })),
       env: () => env({ READ_BUDGET_TRANSACTIONS: '1', READ_BUDGET_WINDOW_SECONDS: String(HOUR) }),
@@ -354,7 +354,7 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
     },
     {
       className: 'ReadBudgetError',
-      route: 'GetTransaction',
+      route: 'Transactions',
       event: () => txn('1'),
       env: () => env({ READ_BUDGET_TRANSACTIONS: '0' }),
       message: /^READ_BUDGET_TRANSACTIONS must be a whole number/,
@@ -362,7 +362,7 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
     },
     {
       className: 'ConfigError',
-      route: 'GetTransaction',
+      route: 'Transactions',
       event: () => txn('1'),
       env: () => env({ SIGNATURE_URL_TTL_SECONDS: '0' }),
       message: 'SIGNATURE_URL_TTL_SECONDS must be an integer from 1 to 3600, got: "0"',
@@ -370,7 +370,7 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
     },
     {
       className: 'MissingCredentialsError',
-      route: 'GetTransaction',
+      route: 'Transactions',
       event: () => txn('1'),
       env: () => lambdaEnv({ DYNAMODB_ENDPOINT: table.endpoint }),
       message: /^No AWS credentials in the environment/,
@@ -419,7 +419,7 @@ process.stdout.write('OUTCOME ' + JSON.stringify({ ...outcome, errors }) + '\\n'
 
   test('every error class in the bundles has a way to happen here (a new one needs a scenario)', () => {
     const classes = new Set<string>();
-    for (const route of routes) {
+    for (const route of functionList) {
       for (const input of Object.keys(bundles.get(route.id)!.metafile.inputs)) {
         if (input.includes('node_modules/')) continue;
         const source = readFileSync(join(PROJECT_ROOT, input), 'utf8');

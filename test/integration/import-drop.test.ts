@@ -108,6 +108,29 @@ test('a record naming a file the files bucket lacks is imported; the report warn
   for (const id of [921, 922]) expect(await status('transaction', id)).toBe(200);
 }, 60_000);
 
+test('a TIN or SSS number of an unexpected shape, or a name no lookup finds: imported, warned of with its line', async () => {
+  const report = await drop.drop(
+    file([
+      line('customer', cust(951, { tin: '123-456-789-000', sss: '34-1234567-8' })),
+      line('customer', cust(952, { tin: '12-34', sss: 'ABC-1', last_name: '---' })),
+      line('customer', cust(953, { tin: 'TIN 123456789 X' })),
+    ]),
+    { partBytes: 1 }, // one line a part: warnings merged across parts
+  );
+  expect(report).toMatchObject({
+    outcome: 'imported',
+    counts: { records: 3 },
+    lookupWarningCount: 4,
+  });
+  expect(report.lookupWarnings).toEqual([
+    'line 2: tin: is not 9 to 14 digits once separators are removed, and has fewer than 9 letters and digits: kept as given, no TIN lookup finds it',
+    'line 2: sss: is not 10 digits once separators are removed: kept as given, and found by its letters and digits',
+    'line 2: last_name: has no letter or digit: kept as given, no lookup finds it by this field',
+    'line 3: tin: is not 9 to 14 digits once separators are removed: kept as given, and found by its letters and digits',
+  ]);
+  expect(await status('customer', 952)).toBe(200);
+}, 60_000);
+
 test('the report lists the files that replaced and deleted records no longer name; none is deleted', async () => {
   const [signature, idPhoto] = DEMO_OBJECT_KEYS;
   const first = await drop.drop(

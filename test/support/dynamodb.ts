@@ -14,6 +14,8 @@ import { createDocumentClient } from '../../functions/shared/document-client.ts'
 import { importFile, type ImportOptions } from '../../import/direct-import.ts';
 
 export const TEST_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+/** The tests' cursor secret (a stage's is its own: lib/api.ts). */
+export const TEST_CURSOR_KEY = 'test-cursor-key-0123456789abcdef0123456789';
 
 let tables = 0;
 

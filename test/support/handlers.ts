@@ -10,12 +10,10 @@ import { lambdaCredentials } from '../../functions/sdk/lambda-credentials.ts';
 import { loadConfig } from '../../functions/shared/config.ts';
 import type { ApiHandler } from '../../functions/shared/http.ts';
 import { createRuntime, type RuntimeOptions } from '../../functions/shared/runtime.ts';
-import { TEST_CREDENTIALS } from './dynamodb.ts';
+import { TEST_CREDENTIALS, TEST_CURSOR_KEY } from './dynamodb.ts';
 
 export { MANY_READS } from './budgets.ts';
 
-/** The tests' cursor secret (a stage's is its own: lib/api.ts). */
-export const TEST_CURSOR_KEY = 'test-cursor-key-0123456789abcdef0123456789';
 
 /**
  * The handlers' clients of this test file: destroyed after its tests, before the file's own

@@ -12,6 +12,7 @@ import { build, type Metafile } from 'esbuild';
 import { esbuildOptions } from '../../lib/esbuild-options.ts';
 import { BUNDLING } from '../../lib/api-function.ts';
 import { functionList } from '../../core/routes.ts';
+
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { customer, line, transaction } from '../fixtures.ts';
 import { startTestTable } from './dynamodb.ts';
@@ -33,8 +34,8 @@ export const TRANSACTION = transaction();
 export const CUSTOMER = customer({ id_photo: 'id-photos/c-7.png' });
 
 export const bundles = new Map<string, { file: string; metafile: Metafile }>();
-/** GetTransaction built the stock way: BUNDLING without the alias, the SDK's default chain in. */
-export const STOCK_BUNDLE = 'GetTransaction (stock)';
+/** The transaction function built the stock way: BUNDLING without the alias, the SDK's default chain in. */
+export const STOCK_BUNDLE = 'Transactions (stock)';
 export const { esbuildArgs: _alias, ...STOCK } = BUNDLING;
 export let table: Awaited<ReturnType<typeof startTestTable>>;
 
@@ -77,6 +78,7 @@ export function lambdaEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv
     AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
     TABLE_NAME: table.tableName,
     BUCKET_NAME: 'files',
+    CURSOR_KEY: TEST_CURSOR_KEY,
     FIXED_CLOCK,
     ...extra,
   };
@@ -113,6 +115,6 @@ export async function invoke(route: string, event: unknown, env: NodeJS.ProcessE
 }
 
 export const EVENTS: Record<string, unknown> = {
-  GetTransaction: apiEvent('GET /transactions/{transaction_id}', { transaction_id: '1' }),
-  GetCustomer: apiEvent('GET /customers/{customer_id}', { customer_id: '7' }),
+  Transactions: apiEvent('GET /transactions/{transaction_id}', { transaction_id: '1' }),
+  Customers: apiEvent('GET /customers/{customer_id}', { customer_id: '7' }),
 };

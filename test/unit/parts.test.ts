@@ -138,6 +138,8 @@ test('the verdict is the same however the file is cut: problems in file order, d
     // No files are looked up for a file with problems (CheckPart): none missing.
     warnings: [],
     warningCount: 0,
+    lookupWarnings: [],
+    lookupWarningCount: 0,
   });
 });
 

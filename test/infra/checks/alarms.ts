@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TABLE_OPERATIONS, THRESHOLDS, TRACES } from '../../../lib/monitoring.ts';
-import { routes } from '../../../core/routes.ts';
+import { functionList, routes } from '../../../core/routes.ts';
 import { PROJECT_ROOT } from '../../../core/project-root.ts';
 import { bothStages, onlyResource, resourcesOf, type CfnTemplate, type Json } from '../synth.ts';
 
@@ -66,8 +66,9 @@ describe.each(stages)('alarms, %s', (_name, get) => {
 
   test('every alarm notifies the topic on alarm and on recovery, treats missing data as fine, and says what to look at first', () => {
     const [topicId] = onlyResource(get().json, 'AWS::SNS::Topic');
-    // + read budgets met (checks/audit.ts) + imports failed, timed out, aborted (checks/import-drop.ts)
-    expect(alarms()).toHaveLength(routes.length * 5 + 4 + 3);
+    // 2 per route, 3 per function, 4 of the table and the access log, + read budgets met
+    // (checks/audit.ts) + imports failed, timed out, aborted (checks/import-drop.ts)
+    expect(alarms()).toHaveLength(routes.length * 2 + functionList.length * 3 + 4 + 3);
     for (const alarm of alarms()) {
       expect([
         alarm.AlarmName,
@@ -104,8 +105,8 @@ describe.each(stages)('alarms, %s', (_name, get) => {
 
   test('per function: errors, throttles and a duration near the timeout', () => {
     const s = get();
-    for (const route of routes) {
-      const fn = { Ref: s.logicalId(s.stack.api.functions.get(route.id)!) };
+    for (const spec of functionList) {
+      const fn = { Ref: s.logicalId(s.stack.api.functions.get(spec.id)!) };
       expect(alarmOn('Errors', fn)).toMatchObject({ Threshold: 0 });
       expect(alarmOn('Throttles', fn)).toMatchObject({ Threshold: 0 });
       const duration = alarmOn('Duration', fn);
@@ -161,10 +162,10 @@ describe.each(stages)('dashboard, tracing and logs, %s', (_name, get) => {
   test("cold starts are counted from the REPORT line of each function's own log group", () => {
     const s = get();
     const filters = resourcesOf(s.json, 'AWS::Logs::MetricFilter').map(([, r]) => r.Properties!);
-    for (const route of routes) {
-      const fn = s.stack.api.functions.get(route.id)!;
+    for (const spec of functionList) {
+      const fn = s.stack.api.functions.get(spec.id)!;
       const filter = filters.find(
-        (p) => p.MetricTransformations[0].MetricName === `${route.id}InitDuration`,
+        (p) => p.MetricTransformations[0].MetricName === `${spec.id}InitDuration`,
       )!;
       expect(filter.LogGroupName).toEqual({ Ref: s.logicalId(fn.logGroup as never) });
       expect(filter.FilterPattern).toContain('$.type = "platform.report"');
@@ -176,7 +177,7 @@ describe.each(stages)('dashboard, tracing and logs, %s', (_name, get) => {
     const functions = resourcesOf(get().json, 'AWS::Lambda::Function').filter(([id]) =>
       id.startsWith('Api'),
     );
-    expect(functions).toHaveLength(routes.length);
+    expect(functions).toHaveLength(functionList.length);
     for (const [, fn] of functions) {
       expect(fn.Properties!.TracingConfig).toEqual({ Mode: 'Active' });
       expect(fn.Properties!.LoggingConfig).toMatchObject({

@@ -36,7 +36,7 @@ test('every route requires the Cognito JWT authorizer: issuer = the user pool, a
   }
 });
 
-test('the synthesized routes are exactly core/routes.ts, each integrated with its own function', () => {
+test("the synthesized routes are exactly core/routes.ts, each integrated with its entity's function", () => {
   const apiRoutes = resourcesOf(s.json, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties!);
   expect(apiRoutes.map((r) => r.RouteKey).sort()).toEqual(
     routes.map((r) => `${r.method} ${r.path}`).sort(),
@@ -47,7 +47,7 @@ test('the synthesized routes are exactly core/routes.ts, each integrated with it
     const apiRoute = apiRoutes.find((r) => r.RouteKey === `${route.method} ${route.path}`)!;
     const integrationId = (apiRoute.Target['Fn::Join'][1] as unknown[])[1] as { Ref: string };
     const integration = integrations[integrationId.Ref]!.Properties!;
-    const fn = s.stack.api.functions.get(route.id)!;
+    const fn = s.stack.api.functions.get(route.function.id)!;
     expect(integration).toMatchObject({
       IntegrationType: 'AWS_PROXY',
       PayloadFormatVersion: '2.0',

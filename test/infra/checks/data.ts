@@ -27,10 +27,6 @@ test('one table: pk/sk strings, on demand, PITR, deletion protection, encrypted,
       { AttributeName: PARTITION_KEY, KeyType: 'HASH' },
       { AttributeName: SORT_KEY, KeyType: 'RANGE' },
     ],
-    AttributeDefinitions: [
-      { AttributeName: PARTITION_KEY, AttributeType: 'S' },
-      { AttributeName: SORT_KEY, AttributeType: 'S' },
-    ],
     BillingMode: 'PAY_PER_REQUEST',
     // Deletions' tombstones expire once no earlier import may write (core/import-version.ts).
     TimeToLiveSpecification: { AttributeName: EXPIRES_AT, Enabled: true },
@@ -42,9 +38,65 @@ test('one table: pk/sk strings, on demand, PITR, deletion protection, encrypted,
   expect(table.Properties!.SSESpecification.KMSMasterKeyId).toBeUndefined();
   expect([undefined, 'KMS']).toContain(table.Properties!.SSESpecification.SSEType);
   expect([PARTITION_KEY, SORT_KEY]).toEqual(['pk', 'sk']);
-  expect(table.Properties!.GlobalSecondaryIndexes).toBeUndefined();
   expect(table.DeletionPolicy).toBe('Retain');
   expect(table.UpdateReplacePolicy).toBe('Retain');
+});
+
+/**
+ * SPEC 10's indexes, written out here rather than read from core/lookups.ts, so that a change to
+ * a key, an index or what it holds fails until this says so too.
+ */
+const TRANSACTION_SUMMARY = [
+  'id',
+  'receipt_no',
+  'created_at',
+  'branch',
+  'customer',
+  'type',
+  'total_amount',
+];
+const CUSTOMER_SUMMARY = [
+  'id',
+  'first_name',
+  'middle_name',
+  'last_name',
+  'date_of_birth',
+  'assessment_risk',
+  'last_transaction_datetime',
+];
+const INDEXES: [name: string, partition: string, sort: string, projected: string[]][] = [
+  ['receipt', 'receiptKey', 'timeKey', TRANSACTION_SUMMARY],
+  ['customer-transactions', 'customerKey', 'timeKey', TRANSACTION_SUMMARY],
+  ['tin', 'tinKey', 'nameKey', [...CUSTOMER_SUMMARY, 'tinWhole']],
+  ['sss', 'sssKey', 'nameKey', CUSTOMER_SUMMARY],
+  ['id-no', 'idNoKey', 'nameKey', CUSTOMER_SUMMARY],
+  ['last-name', 'lastNameKey', 'nameKey', CUSTOMER_SUMMARY],
+];
+
+test('the lookups read indexes that hold each summary: keys strings, only what a summary shows', () => {
+  const [, table] = onlyResource(s.json, 'AWS::DynamoDB::Table');
+  const indexes = table.Properties!.GlobalSecondaryIndexes as Json[];
+  expect(indexes.map((index) => index.IndexName).sort()).toEqual(
+    INDEXES.map(([name]) => name).sort(),
+  );
+  for (const [name, partition, sort, projected] of INDEXES) {
+    const index = indexes.find((i) => i.IndexName === name)!;
+    expect(index.KeySchema).toEqual([
+      { AttributeName: partition, KeyType: 'HASH' },
+      { AttributeName: sort, KeyType: 'RANGE' },
+    ]);
+    // No tin, sss, id_no, e-mail or file key beyond what the lookup matches on.
+    expect(index.Projection.ProjectionType).toBe('INCLUDE');
+    expect([...index.Projection.NonKeyAttributes].sort()).toEqual([...projected].sort());
+  }
+  const defined = Object.fromEntries(
+    (table.Properties!.AttributeDefinitions as Json[]).map((d) => [
+      d.AttributeName,
+      d.AttributeType,
+    ]),
+  );
+  const keys = [PARTITION_KEY, SORT_KEY, ...INDEXES.flatMap(([, p, k]) => [p, k])];
+  expect(defined).toEqual(Object.fromEntries(keys.map((key) => [key, 'S'])));
 });
 
 /** The bucket policy statements of a bucket. */

@@ -63,6 +63,14 @@ test("a backfill's warm write throughput reaches the table only when asked for",
   const warm = synthesize({ context: { tableWarmWritesPerSecond: '40000' } });
   // Writes only: the import reads nothing (a record is one PutItem, core/layout.ts).
   expect(table(warm).WarmThroughput).toEqual({ WriteUnitsPerSecond: 40_000 });
+  // Each index too: a record's write writes its indexes, and an index that cannot keep up
+  // throttles the table's writes (docs/operations/loading-records.md).
+  const indexes = table(warm).GlobalSecondaryIndexes as { WarmThroughput?: unknown }[];
+  expect(indexes).toHaveLength(6);
+  for (const index of indexes)
+    expect(index.WarmThroughput).toEqual({ WriteUnitsPerSecond: 40_000 });
+  for (const index of table(s).GlobalSecondaryIndexes as { WarmThroughput?: unknown }[])
+    expect(index.WarmThroughput).toBeUndefined();
 });
 
 test('threat protection: enforced by default, audited by default in a disposable stage, -c overrides', () => {
