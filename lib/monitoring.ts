@@ -18,6 +18,7 @@ import { Construct } from 'constructs';
 import { stageKey } from './keys.ts';
 import { ApiFunction } from './api-function.ts';
 import type { Route } from '../core/routes.ts';
+import { INDEX_LIST } from '../core/lookups.ts';
 
 /**
  * The DynamoDB operations this stack performs on its table: the functions get records
@@ -315,6 +316,57 @@ export class Monitoring extends Construct {
                 },
               },
             },
+          ],
+        },
+      ],
+    });
+
+    // The lookups' indexes (SPEC 10): a throttled index read is a lookup's 503, and an index
+    // that cannot keep up with the writes throttles the table's (an import's). monitorDynamoTable
+    // watches the table alone; each index's series exists once it has had a throttle: FILLed.
+    const indexThrottles = (kind: 'Read' | 'Write') =>
+      new MathExpression({
+        expression: INDEX_LIST.map((_, i) => `FILL(${kind.toLowerCase()}${i},0)`).join('+'),
+        usingMetrics: Object.fromEntries(
+          INDEX_LIST.map((index, i) => [
+            `${kind.toLowerCase()}${i}`,
+            props.table.metric(`${kind}ThrottleEvents`, {
+              dimensionsMap: {
+                TableName: props.table.tableName,
+                GlobalSecondaryIndexName: index.name,
+              },
+              statistic: 'Sum',
+              period: t.period,
+            }),
+          ]),
+        ),
+        label: `Index ${kind.toLowerCase()} throttles`,
+        period: t.period,
+      });
+    this.facade.monitorCustom({
+      alarmFriendlyName: 'Indexes',
+      humanReadableName: `DynamoDB index throttles (${INDEX_LIST.map((i) => i.name).join(', ')})`,
+      metricGroups: [
+        {
+          title: 'Index throttles',
+          metrics: [
+            {
+              metric: indexThrottles('Read'),
+              alarmFriendlyName: 'ReadThrottles',
+              addAlarm: {
+                Critical: {
+                  threshold: t.dynamoReadThrottlesAbove,
+                  comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+                  ...alarm,
+                  ...notBreaching,
+                  alarmDescriptionOverride:
+                    "DynamoDB throttled reads of the lookups' indexes: the functions retry, then " +
+                    "answer 503. First look: the dashboard's index throttles and the top readers " +
+                    '(someone paging through lookups), then the 401/403 graph.',
+                },
+              },
+            },
+            indexThrottles('Write'),
           ],
         },
       ],

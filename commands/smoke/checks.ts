@@ -206,13 +206,14 @@ export async function runSmoke(options: SmokeOptions): Promise<string[]> {
   };
 
   // 401 from the authorizer, before any function: no token, and a token that is not one.
-  for (const kind of ['transaction', 'customer'] as const) {
-    const path = `${ROUTES[kind].path}1`;
+  for (const kind of ['transaction', 'customer', 'lookup'] as const) {
+    const path = kind === 'lookup' ? LOOKUPS.transactions : `${ROUTES[kind].path}1`;
     for (const [what, authorization] of [
       ['no token', undefined],
       ['a malformed token', 'Bearer not.a.jwt'],
     ] as const) {
-      const promise = `SPEC 4: ${what} on GET ${ROUTES[kind].path}{id} is 401 {"message":"Unauthorized"}`;
+      const route = kind === 'lookup' ? '/transactions?receipt_no=' : `${ROUTES[kind].path}{id}`;
+      const promise = `SPEC 4: ${what} on GET ${route} is 401 {"message":"Unauthorized"}`;
       const answer = await get(path, authorization);
       expectStatus(promise, path, answer, 401);
       if ((answer.json as { message?: unknown })?.message !== 'Unauthorized') {
@@ -294,7 +295,169 @@ export async function runSmoke(options: SmokeOptions): Promise<string[]> {
     }
     pass(promise);
   }
+  await checkLookups(options, { get, expectStatus, expectHeaders, expectEnvelope, pass });
   return kept;
+}
+
+/** Lookup paths that find nothing in any real table (SPEC 10): a 200 with an empty page. */
+const LOOKUPS = {
+  transactions: `/transactions?receipt_no=${MISSING_ID}`,
+  customers: '/customers?id_no=SMOKE-NO-SUCH-ID-0000',
+};
+
+const SUMMARY_SHAPES: Record<Kind, Record<string, Check>> = {
+  transaction: {
+    id: integer,
+    receipt_no: integer,
+    created_at: matches(DATETIME),
+    branch: (v) => typeof v === 'object' && v !== null,
+    customer: (v) => typeof v === 'object' && v !== null,
+    type: coded,
+    total_amount: matches(DECIMAL2),
+  },
+  customer: {
+    id: integer,
+    first_name: string,
+    middle_name: string,
+    last_name: string,
+    date_of_birth: matches(ISO_MICROS),
+    assessment_risk: coded,
+    last_transaction_datetime: nullable(matches(DATETIME)),
+  },
+};
+
+interface Probes {
+  get: (path: string, authorization?: string) => Promise<Answer>;
+  expectStatus: (promise: string, path: string, answer: Answer, status: number) => void;
+  expectHeaders: (path: string, answer: Answer) => void;
+  expectEnvelope: (promise: string, path: string, answer: Answer, message: string) => void;
+  pass: (promise: string) => void;
+}
+
+/** SPEC 10: the lookups answer pages, refuse what is not a lookup, and keep to their groups. */
+async function checkLookups(options: SmokeOptions, probe: Probes): Promise<void> {
+  const { get, expectStatus, expectHeaders, expectEnvelope, pass } = probe;
+  const page = async (promise: string, path: string, token: string, kind: Kind) => {
+    const answer = await get(path, `Bearer ${token}`);
+    expectStatus(promise, path, answer, 200);
+    expectHeaders(path, answer);
+    const body = answer.json as { message?: unknown; data?: unknown; next?: unknown } | undefined;
+    const keys = body && typeof body === 'object' ? Object.keys(body).sort().join(',') : '';
+    if (
+      keys !== 'data,message,next' ||
+      body!.message !== 'Ok' ||
+      !Array.isArray(body!.data) ||
+      !(body!.next === null || typeof body!.next === 'string')
+    )
+      throw new BrokenPromise(
+        promise,
+        `GET ${path} (200) body is not {"message":"Ok","data":[...],"next":...}`,
+      );
+    const wrong = (body!.data as Record<string, unknown>[]).flatMap((summary) =>
+      Object.entries(SUMMARY_SHAPES[kind])
+        .filter(([field, check]) => !check(summary[field]))
+        .map(([field]) => field),
+    );
+    if (wrong.length)
+      throw new BrokenPromise(
+        `SPEC 10: ${kind} summaries have their documented fields and formats`,
+        `GET ${path} (200): wrong or missing ${[...new Set(wrong)].join(', ')}`,
+      );
+    pass(promise);
+    return body as { data: Record<string, unknown>[]; next: string | null };
+  };
+  const refused = async (promise: string, path: string, token: string, prefix: string) => {
+    const answer = await get(path, `Bearer ${token}`);
+    expectStatus(promise, path, answer, 400);
+    expectHeaders(path, answer);
+    const message = (answer.json as { message?: unknown; data?: unknown } | undefined)?.message;
+    if (
+      typeof message !== 'string' ||
+      !message.startsWith(prefix) ||
+      (answer.json as { data?: unknown }).data !== null
+    )
+      throw new BrokenPromise(
+        promise,
+        `GET ${path} (400) body is not {"message":"${prefix}...","data":null}`,
+      );
+    pass(promise);
+  };
+
+  await page(
+    'SPEC 10: a receipt nothing has is 200 with an empty page',
+    LOOKUPS.transactions,
+    options.userToken,
+    'transaction',
+  );
+  await page(
+    'SPEC 10: an ID number nobody has is 200 with an empty page',
+    LOOKUPS.customers,
+    options.readerToken,
+    'customer',
+  );
+  await refused(
+    'SPEC 10: a lookup with no search is 400 naming it',
+    '/transactions',
+    options.userToken,
+    'Invalid query',
+  );
+  await refused(
+    'SPEC 10: a repeated parameter is 400 naming it',
+    `${LOOKUPS.transactions}&receipt_no=1`,
+    options.userToken,
+    'Invalid receipt_no',
+  );
+  await refused(
+    'SPEC 10: a TIN under 9 letters and digits is 400',
+    '/customers?tin=12345678',
+    options.readerToken,
+    'Invalid tin',
+  );
+  for (const path of [LOOKUPS.customers, `/customers/${options.customerId ?? '1'}/transactions`]) {
+    const promise = `SPEC 10: a user outside customer-readers gets 403 "Forbidden" on GET ${path.split('?')[0]}`;
+    const answer = await get(path, `Bearer ${options.userToken}`);
+    expectStatus(promise, path, answer, 403);
+    expectEnvelope(promise, path, answer, 'Forbidden');
+    expectHeaders(path, answer);
+    pass(promise);
+  }
+  const missing = `/customers/${MISSING_ID}/transactions`;
+  const promise = 'SPEC 10: a customer id nothing names is 404 "Customer not found"';
+  const answer = await get(missing, `Bearer ${options.readerToken}`);
+  expectStatus(promise, missing, answer, 404);
+  expectEnvelope(promise, missing, answer, 'Customer not found');
+  pass(promise);
+
+  if (options.customerId === undefined) return;
+  const first = `/customers/${options.customerId}/transactions?limit=1`;
+  const listed = await page(
+    `SPEC 10: customer ${options.customerId}'s transactions are a page of summaries`,
+    first,
+    options.readerToken,
+    'transaction',
+  );
+  if (listed.next === null) return;
+  // Any byte altered: a cursor is authenticated.
+  const cursor = listed.next;
+  const altered = `${cursor.slice(0, -2)}${cursor.at(-2) === 'A' ? 'B' : 'A'}${cursor.at(-1)}`;
+  await refused(
+    'SPEC 10: an altered cursor is 400',
+    `${first}&cursor=${altered}`,
+    options.readerToken,
+    'Invalid cursor',
+  );
+  await refused(
+    "SPEC 10: another lookup's cursor is 400",
+    `${LOOKUPS.customers}&cursor=${cursor}`,
+    options.readerToken,
+    'Invalid cursor',
+  );
+  await page(
+    `SPEC 10: the next page of customer ${options.customerId}'s transactions follows its cursor`,
+    `${first}&cursor=${cursor}`,
+    options.readerToken,
+    'transaction',
+  );
 }
 
 /** The groups claim of an access token, read without verifying it (only to pick checks). */

@@ -15,7 +15,7 @@ import { functionList } from '../../core/routes.ts';
 
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { customer, line, transaction } from '../fixtures.ts';
-import { startTestTable } from './dynamodb.ts';
+import { startTestTable, TEST_CURSOR_KEY } from './dynamodb.ts';
 import { apiEvent } from './events.ts';
 
 export const run = promisify(execFile);

@@ -66,9 +66,9 @@ describe.each(stages)('alarms, %s', (_name, get) => {
 
   test('every alarm notifies the topic on alarm and on recovery, treats missing data as fine, and says what to look at first', () => {
     const [topicId] = onlyResource(get().json, 'AWS::SNS::Topic');
-    // 2 per route, 3 per function, 4 of the table and the access log, + read budgets met
-    // (checks/audit.ts) + imports failed, timed out, aborted (checks/import-drop.ts)
-    expect(alarms()).toHaveLength(routes.length * 2 + functionList.length * 3 + 4 + 3);
+    // 2 per route, 3 per function, 5 of the table, its indexes and the access log, + read budgets
+    // met (checks/audit.ts) + imports failed, timed out, aborted (checks/import-drop.ts)
+    expect(alarms()).toHaveLength(routes.length * 2 + functionList.length * 3 + 5 + 3);
     for (const alarm of alarms()) {
       expect([
         alarm.AlarmName,
@@ -122,6 +122,18 @@ describe.each(stages)('alarms, %s', (_name, get) => {
     expect(alarmOn('ReadThrottleEvents', table)).toMatchObject({ Threshold: 0 });
     const systemErrors = alarmOn('SystemErrors', table, 'GetItem');
     expect(systemErrors.Metrics[0].Expression).toContain('systemErrorGetItem');
+    // Each lookup index's read throttles, summed: the table's own alarm sees none of them.
+    const indexes = alarms().find((a) => String(a.AlarmName).includes('Indexes-ReadThrottles'))!;
+    const names = (indexes.Metrics as Json[])
+      .filter((m) => m.MetricStat)
+      .map(
+        (m) =>
+          m.MetricStat.Metric.Dimensions.find((d: Json) => d.Name === 'GlobalSecondaryIndexName')
+            .Value,
+      )
+      .sort();
+    expect(names).toEqual(['customer-transactions', 'id-no', 'last-name', 'receipt', 'sss', 'tin']);
+    expect(indexes.Threshold).toBe(0);
 
     const refusals = alarmOn('AuthRefusals');
     expect(refusals).toMatchObject({

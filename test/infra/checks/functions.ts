@@ -256,10 +256,13 @@ test("functions may only GetItem their entity's records and access state, Query 
     expect(granted['dynamodb:GetItem']).toEqual([tableArn]);
     expect(granted['dynamodb:UpdateItem']).toEqual([tableArn]);
     // Only the indexes of its own routes (core/lookups.ts queriedBy), never the table itself.
-    expect(granted['dynamodb:Query']).toEqual(
-      INDEX_LIST.filter((index) => index.queriedBy === spec.entity).map((index) => ({
-        'Fn::Join': ['', [tableArn, `/index/${index.name}`]],
-      })),
+    const byText = (resources: Json[]) => resources.map((r) => JSON.stringify(r)).sort();
+    expect(byText(granted['dynamodb:Query']!)).toEqual(
+      byText(
+        INDEX_LIST.filter((index) => index.queriedBy === spec.entity).map((index) => ({
+          'Fn::Join': ['', [tableArn, `/index/${index.name}`]],
+        })),
+      ),
     );
     expect(granted['kms:Decrypt']).toEqual([keyArn]);
     // Which keys: test/infra/checks/deploy-rules.ts, "each GET function's S3 reach".
