@@ -185,6 +185,74 @@ describe('SPEC 4, row by row, over HTTP (each response validated against openapi
   });
 });
 
+describe('SPEC 10 over HTTP: the lookups through the typed client (validated as above)', () => {
+  const pageOf = (response: Response) => {
+    const body = conforming(response);
+    return JSON.parse(body) as { message: string; data: { id: number }[] | null; next?: string };
+  };
+
+  test("by receipt, by TIN and by name, and a customer's transactions, in pages", async () => {
+    // Both seeded transactions carry the fixtures' receipt number.
+    const byReceipt = await api.GET('/transactions', {
+      params: { query: { receipt_no: '20230915000123', limit: '1' } },
+      headers: bearer(tokens.teller!),
+    });
+    const first = pageOf(byReceipt.response);
+    expect(first.data!.map((s) => s.id)).toHaveLength(1);
+    const rest = await api.GET('/transactions', {
+      params: { query: { receipt_no: '20230915000123', cursor: first.next! } },
+      headers: bearer(tokens.teller!),
+    });
+    expect([...first.data!, ...pageOf(rest.response).data!].map((s) => s.id).sort()).toEqual([
+      1, 2,
+    ]);
+
+    for (const query of [{ tin: PERSON.tin.slice(0, 11) }, { last_name: PERSON.last_name }]) {
+      const found = await api.GET('/customers', {
+        params: { query },
+        headers: bearer(tokens.compliance!),
+      });
+      expect(pageOf(found.response)).toMatchObject({
+        message: 'Ok',
+        data: [{ id: 1 }],
+        next: null,
+      });
+    }
+    const listed = await api.GET('/customers/{customer_id}/transactions', {
+      params: { path: { customer_id: '1' } },
+      headers: bearer(tokens.compliance!),
+    });
+    expect(pageOf(listed.response)).toMatchObject({ data: [{ id: 1 }], next: null });
+  });
+
+  test('400 naming the parameter, 403 outside customer-readers, 404 for an id nothing names', async () => {
+    const bad = await api.GET('/customers', {
+      params: { query: { tin: '1234' } },
+      headers: bearer(tokens.compliance!),
+    });
+    expect([bad.response.status, pageOf(bad.response)]).toEqual([
+      400,
+      { message: 'Invalid tin: give at least 9 letters and digits', data: null },
+    ]);
+    const forbidden = await api.GET('/customers', {
+      params: { query: { last_name: PERSON.last_name } },
+      headers: bearer(tokens.teller!),
+    });
+    expect([forbidden.response.status, pageOf(forbidden.response)]).toEqual([
+      403,
+      { message: 'Forbidden', data: null },
+    ]);
+    const none = await api.GET('/customers/{customer_id}/transactions', {
+      params: { path: { customer_id: '999999' } },
+      headers: bearer(tokens.compliance!),
+    });
+    expect([none.response.status, pageOf(none.response)]).toEqual([
+      404,
+      { message: 'Customer not found', data: null },
+    ]);
+  });
+});
+
 test('every response above was checked by Ajv and by Prism', () => {
   expect(checkedResponses).toBeGreaterThan(150);
   expect(problemCount).toEqual({ ajv: 0, prism: 0 });
