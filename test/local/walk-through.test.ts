@@ -85,6 +85,20 @@ test('the API with curl: every command of the README block, as written', async (
     data: null,
   });
   expect(get('T', '/transactions/2')).toContain('"total_amount":"12345678901234567890.12"');
+  // SPEC 10: what staff hold.
+  const lookup = (who: 'T' | 'C', query: string) =>
+    JSON.parse(
+      outputOf(
+        `curl -s -H "Authorization: Bearer $${who}" "http://127.0.0.1:\${PORT:-3000}${query}"`,
+      ),
+    ) as { data: { id: number }[]; next: string | null };
+  const ids = (answer: { data: { id: number }[] }) => answer.data.map((s) => s.id);
+  expect(ids(lookup('T', '/transactions?receipt_no=20230916000007'))).toEqual([2]);
+  expect(ids(lookup('C', '/customers?last_name=DELA+CRUZ&first_name=juan'))).toEqual([1, 3, 4]);
+  expect(ids(lookup('C', '/customers?tin=123-456-789'))).toEqual([1, 3]);
+  const listed = JSON.parse(get('C', '/customers/1/transactions')) as { data: { id: number }[] };
+  expect(listed).toMatchObject({ message: 'Ok', next: null });
+  expect(ids(listed)).toEqual([2, 1]);
   expect(outputOf('npm run files -- put local/demo-files')).toContain(
     "Put 3 files into the local stack's files bucket",
   );

@@ -16,12 +16,20 @@ const [[, prod], [, dev]] = stages;
 describe.each(stages)('alarms, %s', (_name, get) => {
   const alarms = () =>
     resourcesOf(get().json, 'AWS::CloudWatch::Alarm').map(([, r]) => r.Properties!);
-  /** The alarm whose (only or summed) metric has this name and these dimension values. */
+  /**
+   * The alarm whose (only or summed) metric has this name and these dimension values; an index's
+   * metrics (the lookups' indexes' alarm, checked on its own) aside.
+   */
   const alarmOn = (metricName: string, ...dimensionValues: unknown[]): Json => {
+    const onIndex = (m: Json) =>
+      (m.MetricStat.Metric.Dimensions ?? []).some(
+        (d: Json) => d.Name === 'GlobalSecondaryIndexName',
+      );
     const found = alarms().filter((a) =>
       (a.Metrics as Json[]).some(
         (m) =>
           m.MetricStat?.Metric.MetricName === metricName &&
+          !onIndex(m) &&
           dimensionValues.every((v) =>
             (m.MetricStat.Metric.Dimensions ?? []).some(
               (d: Json) => JSON.stringify(d.Value) === JSON.stringify(v),
