@@ -33,11 +33,20 @@ export const AUDIT_QUERY_PLACEHOLDERS = {
 /** Columns every saved query shows; never a field of a record (there is none in an event). */
 const WHO_AND_HOW = 'status, sub, username, groups.0, sourceIp, userAgent, apiRequestId, requestId';
 
-/** Who read one record, oldest first. */
+/**
+ * Who read one record, oldest first: its GETs, the lookups that returned it (SPEC 10: its id in
+ * `recordIds`), and for a customer the listings of their transactions (`lookup` `customer_id`,
+ * `recordId` the customer's). A lookup's `recordId` names no record of its own kind.
+ */
 function byRecord(entity: 'customer' | 'transaction'): string {
+  const id = AUDIT_QUERY_PLACEHOLDERS[entity];
+  const read = `(entity = "${entity}" and recordId = "${id}" and isblank(lookup))`;
+  const returned = `(entity = "${entity}" and @message like /"recordIds":\\[[^\\]]*"${id}"/)`;
+  const listed = `(lookup = "customer_id" and recordId = "${id}")`;
+  const which = entity === 'customer' ? [read, returned, listed] : [read, returned];
   return [
-    `fields @timestamp, route, recordId, ${WHO_AND_HOW}`,
-    `| filter message = "${AUDIT_MESSAGE}" and entity = "${entity}" and recordId = "${AUDIT_QUERY_PLACEHOLDERS[entity]}"`,
+    `fields @timestamp, route, recordId, lookup, ${WHO_AND_HOW}`,
+    `| filter message = "${AUDIT_MESSAGE}" and (${which.join(' or ')})`,
     '| sort @timestamp asc',
     '| limit 10000',
   ].join('\n');
@@ -48,7 +57,7 @@ export const AUDIT_QUERIES: Record<'by-customer' | 'by-transaction' | 'by-user',
   'by-customer': byRecord('customer'),
   'by-transaction': byRecord('transaction'),
   'by-user': [
-    `fields @timestamp, route, entity, recordId, ${WHO_AND_HOW}`,
+    `fields @timestamp, route, entity, recordId, lookup, recordIds.0, ${WHO_AND_HOW}`,
     `| filter message = "${AUDIT_MESSAGE}" and (username = "${AUDIT_QUERY_PLACEHOLDERS.user}" or sub = "${AUDIT_QUERY_PLACEHOLDERS.user}")`,
     '| sort @timestamp asc',
     '| limit 10000',

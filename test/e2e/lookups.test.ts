@@ -8,7 +8,11 @@ import { jest } from '@jest/globals';
 import { readdirSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { DEFAULT_TIME_ZONE } from '../../core/settings.ts';
+import { CLEAN_ENV } from '../support/clean-env.ts';
 import { parseExactJson } from '../../core/json.ts';
 import { createDocumentClient } from '../../functions/shared/document-client.ts';
 import { importFile } from '../../import/direct-import.ts';
@@ -328,6 +332,22 @@ describe('the audit trail', () => {
     });
     expect(events.filter((e) => e.lookup === 'tin').length).toBeGreaterThan(3);
     // Every personal value searched for, as given and as normalised.
+    // `npm run audit -- customer <id>` lists the lookups that returned the customer.
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['bin/audit.ts', 'customer', '105', '--json'],
+      { cwd: PROJECT_ROOT, env: { ...CLEAN_ENV, LOCAL_DATA_DIR: dir } },
+    );
+    const listed = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(listed.filter((e) => e.lookup === 'name').length).toBeGreaterThanOrEqual(2);
+    expect(
+      listed.every(
+        (e) => (e.recordIds as string[] | undefined)?.includes('105') || e.recordId === '105',
+      ),
+    ).toBe(true);
     expect(SEARCHED.size).toBeGreaterThan(15);
     for (const value of SEARCHED) {
       const forms = [

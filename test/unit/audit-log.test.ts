@@ -18,6 +18,7 @@ import { AUDIT_RETENTION_DAYS } from '../../core/retention.ts';
 import {
   LOCAL_AUDIT_RETENTION_DAYS,
   appendAuditEvents,
+  matches,
   auditEvents,
   dayOf,
   parseAuditTime,
@@ -182,4 +183,52 @@ test('--since / --until values: a UTC day (whole) or an ISO time with its zone; 
     '',
   ])
     expect(parseAuditTime(value, 'since')).toBeUndefined();
+});
+
+describe("SPEC 10: a record's events include the lookups that returned it", () => {
+  const event = (fields: Partial<AnyAuditEvent> & Record<string, unknown>) =>
+    ({
+      timestamp: '2025-01-01T00:00:00.000Z',
+      level: 'INFO',
+      message: 'audit',
+      requestId: 'r',
+      apiRequestId: null,
+      route: 'GET /customers',
+      entity: 'customer',
+      recordId: null,
+      status: 200,
+      sub: 's',
+      username: 'u',
+      groups: [],
+      sourceIp: null,
+      userAgent: null,
+      ...fields,
+    }) as AnyAuditEvent;
+  const customer42: AuditQuery = { by: 'customer', id: '42' };
+  const transaction42: AuditQuery = { by: 'transaction', id: '42' };
+
+  test("a lookup that returned it, and a listing of a customer's transactions", () => {
+    const found = event({ lookup: 'name', recordIds: ['7', '42'] });
+    const listing = event({
+      route: 'GET /customers/{customer_id}/transactions',
+      entity: 'transaction',
+      lookup: 'customer_id',
+      recordId: '42',
+      recordIds: ['9'],
+    });
+    expect([matches(found, customer42), matches(listing, customer42)]).toEqual([true, true]);
+    // The listing names customer 42, not transaction 42; it returned transaction 9.
+    expect(matches(listing, transaction42)).toBe(false);
+    expect(matches(listing, { by: 'transaction', id: '9' })).toBe(true);
+  });
+
+  test('not a lookup that returned others, nor an id that only begins the same', () => {
+    expect(matches(event({ lookup: 'tin', recordIds: ['420', '142'] }), customer42)).toBe(false);
+    expect(
+      matches(
+        event({ lookup: 'receipt_no', entity: 'transaction', recordIds: ['42'] }),
+        customer42,
+      ),
+    ).toBe(false);
+  });
 });

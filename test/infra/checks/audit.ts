@@ -176,6 +176,28 @@ describe.each(stages)('%s', (name, get) => {
     expect(byName('by-transaction')).toContain(
       `entity = "transaction" and recordId = "${AUDIT_QUERY_PLACEHOLDERS.transaction}"`,
     );
+    // SPEC 10: the lookups that returned the record, by its id among `recordIds`, whole.
+    for (const [suffix, placeholder] of [
+      ['by-customer', AUDIT_QUERY_PLACEHOLDERS.customer],
+      ['by-transaction', AUDIT_QUERY_PLACEHOLDERS.transaction],
+    ] as const) {
+      const source = /@message like \/(.+?)\/\)/.exec(byName(suffix))![1]!;
+      const returned = new RegExp(source.replace(placeholder, '42'));
+      const line = (ids: string[]) => JSON.stringify({ message: 'audit', recordIds: ids });
+      expect(
+        [['42'], ['1', '42', '7'], ['42', '5']].map((ids) => returned.test(line(ids))),
+      ).toEqual([true, true, true]);
+      expect([['142'], ['420'], ['4', '2'], []].map((ids) => returned.test(line(ids)))).toEqual([
+        false,
+        false,
+        false,
+        false,
+      ]);
+    }
+    expect(byName('by-customer')).toContain(
+      `lookup = "customer_id" and recordId = "${AUDIT_QUERY_PLACEHOLDERS.customer}"`,
+    );
+    expect(byName('by-transaction')).not.toContain('customer_id');
     expect(byName('by-user')).toContain(`username = "${AUDIT_QUERY_PLACEHOLDERS.user}"`);
     expect(byName('by-user')).toContain(`sub = "${AUDIT_QUERY_PLACEHOLDERS.user}"`);
   });
