@@ -130,6 +130,10 @@ const indexable = (value: string): string | undefined =>
 
 export const paddedId = (id: bigint): string => id.toString().padStart(ID_DIGITS, '0');
 
+/** The record id an index sort key ends with: a cursor holds the sort key alone. */
+export function idOfSortKey(sortKey: string): bigint {
+  return BigInt(sortKey.slice(sortKey.lastIndexOf(SEPARATOR) + 1));
+}
 /** The sort key of a transaction: its instant (UTC, sortable as text), then its id. */
 export function timeKey(createdAtUtc: string, id: bigint): string {
   return `${createdAtUtc}${SEPARATOR}${paddedId(id)}`;

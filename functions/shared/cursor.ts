@@ -16,23 +16,15 @@ const FORMAT = 1;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-/** Where a page starts: the index item's key attributes, each a string. */
-export type StartKey = Record<string, string>;
-
 export interface CursorCodec {
-  seal(start: StartKey, lookup: string): string;
-  /** The start key, or a 400 naming the cursor. */
-  open(cursor: string, lookup: string): StartKey;
+  /** A cursor of `lookup` going on after the index entry with this sort key. */
+  seal(after: string, lookup: string): string;
+  /** The sort key, or a 400 naming the cursor. */
+  open(cursor: string, lookup: string): string;
 }
 
 const invalid = () =>
   new BadRequestError('Invalid cursor: not a cursor of this lookup, or expired');
-
-const isStartKey = (value: unknown): value is StartKey =>
-  typeof value === 'object' &&
-  value !== null &&
-  !Array.isArray(value) &&
-  Object.values(value).every((v) => typeof v === 'string');
 
 /**
  * `secret` is the stage's cursor key (any text of at least 32 characters: lib/api.ts, locally
@@ -42,11 +34,11 @@ export function createCursorCodec(secret: string, now: () => number = Date.now):
   const key = createHash('sha256').update(secret, 'utf8').digest();
   const seconds = () => Math.floor(now() / 1000);
   return {
-    seal(start, lookup) {
+    seal(after, lookup) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       cipher.setAAD(Buffer.from(`${FORMAT}\n${lookup}`, 'utf8'));
-      const plain = Buffer.from(JSON.stringify({ k: start, t: seconds() }), 'utf8');
+      const plain = Buffer.from(JSON.stringify({ k: after, t: seconds() }), 'utf8');
       const sealed = Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
       return Buffer.concat([Buffer.of(FORMAT), iv, sealed]).toString('base64url');
     },
@@ -73,7 +65,7 @@ export function createCursorCodec(secret: string, now: () => number = Date.now):
       }
       const { k, t } = (payload ?? {}) as { k?: unknown; t?: unknown };
       const age = typeof t === 'number' ? seconds() - t : Number.NaN;
-      if (!isStartKey(k) || !(age >= -CLOCK_SKEW_SECONDS && age <= CURSOR_LIFETIME_SECONDS))
+      if (typeof k !== 'string' || !(age >= -CLOCK_SKEW_SECONDS && age <= CURSOR_LIFETIME_SECONDS))
         throw invalid();
       return k;
     },

@@ -35,23 +35,26 @@ export function lookupHandler(route: LookupRoute, runtime: Runtime): ApiHandler 
           ? undefined
           : runtime.cursors.open(request.cursor, request.binding);
       // The access verdict comes first: a refused lookup returns nothing of what the Query brought.
+      // One entry more than the page: whether another page follows, without an empty last one.
       const [access, queried] = await Promise.allSettled([
         runtime.access.check(caller, route.summary, route.readGroup),
-        runtime.store.queryIndex(request, request.limit, start),
+        runtime.store.queryIndex(request, request.limit + 1, start),
       ]);
       if (access.status === 'rejected') throw access.reason;
       if (queried.status === 'rejected') throw queried.reason;
-      const { entries, next } = queried.value;
+      const found = queried.value.entries;
+      const entries = found.slice(0, request.limit);
+      const after = found.length > request.limit ? entries.at(-1)!.sortKey : queried.value.next;
       const shown =
         entries.length > 1 ? 1 + (await access.value.more(entries.length - 1)) : entries.length;
       const page = entries.slice(0, shown);
       const data = page.map((entry) => toSummary(route.summary.name, entry.fields, runtime.times));
-      const nextKey = shown < entries.length ? page.at(-1)!.key : next;
+      const nextKey = shown < entries.length ? page.at(-1)!.sortKey : after;
       // A customer's transactions: 404 only when neither a customer nor a transaction names the id.
       if (
         request.customerId !== undefined &&
         start === undefined &&
-        entries.length === 0 &&
+        found.length === 0 &&
         (await runtime.store.readRecord(CUSTOMER, request.customerId)) === undefined
       )
         throw new NotFoundError(`${CUSTOMER.label} not found`);

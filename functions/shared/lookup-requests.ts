@@ -57,6 +57,8 @@ export interface LookupRoute {
 }
 
 export const LIMIT = { default: 10, max: 100 } as const;
+/** A sealed sort key of at most 1,024 bytes (DynamoDB's limit), in base64url, fits in this. */
+const MAX_CURSOR_CHARS = 2048;
 
 type Query = ReadonlyMap<string, string>;
 
@@ -86,7 +88,9 @@ export function parseQuery(rawQueryString: string, allowed: readonly string[]): 
       );
     if (query.has(name)) throw bad(name, 'given more than once');
     if (value === '') throw bad(name, 'empty');
-    if (charCount(value) > MAX_LOOKUP_CHARS) throw bad(name, `over ${MAX_LOOKUP_CHARS} characters`);
+    // A cursor is ours (./cursor.ts), as long as the sort key it holds: not a value searched for.
+    const max = name === 'cursor' ? MAX_CURSOR_CHARS : MAX_LOOKUP_CHARS;
+    if (charCount(value) > max) throw bad(name, `over ${max} characters`);
     query.set(name, value);
   }
   return query;

@@ -17,10 +17,10 @@ import {
   partitionKey,
   type Item,
 } from '../../core/layout.ts';
-import { INDEX_ATTRIBUTES } from '../../core/lookups.ts';
+import { ENTITIES } from '../../core/entities.ts';
+import { INDEX_ATTRIBUTES, idOfSortKey, type IndexLayout } from '../../core/lookups.ts';
 import { fromAttributes } from '../sdk/attribute-values.ts';
 import { CorruptRecordError } from './errors.ts';
-import type { StartKey } from './cursor.ts';
 import type { LookupRequest } from './lookup-requests.ts';
 
 /** An item's attributes that are not fields of the record. */
@@ -31,38 +31,49 @@ const NOT_FIELDS = new Set<string>([
   ...Object.values(INDEX_ATTRIBUTES),
 ]);
 
-/** One summary as the index holds it, and the key a page that ends with it goes on from. */
+/** One summary as the index holds it, and its index sort key: a page ending with it goes on from there. */
 export interface IndexEntry {
   readonly fields: Item;
-  readonly key: StartKey;
+  readonly sortKey: string;
 }
 
 export interface IndexPage {
   readonly entries: IndexEntry[];
-  /** Where the next page starts; undefined when the index has no more. */
-  readonly next: StartKey | undefined;
+  /** The sort key the next page starts after; undefined when the index has no more. */
+  readonly next: string | undefined;
 }
 
 export interface RecordStore {
   /** The record as stored (files as keys, times in UTC), its children nested; undefined when there is none. */
   readRecord(entity: EntityDescriptor, id: bigint): Promise<Item | undefined>;
-  /** One page of a lookup's index (SPEC 10): one Query, at most `limit` entries. */
-  queryIndex(request: LookupRequest, limit: number, start?: StartKey): Promise<IndexPage>;
+  /**
+   * One page of a lookup's index (SPEC 10): one Query, at most `limit` entries, after the entry
+   * with the sort key `after` when given.
+   */
+  queryIndex(request: LookupRequest, limit: number, after?: string): Promise<IndexPage>;
 }
 
-/** A key's attributes as strings (every key attribute of the table and its indexes is one). */
-function keyOf(item: Record<string, AttributeValue>, names: readonly string[]): StartKey {
-  const key: StartKey = {};
-  for (const name of names) {
-    const value = item[name]?.S;
-    if (value === undefined) throw new CorruptRecordError(`Index entry without its ${name}`);
-    key[name] = value;
-  }
-  return key;
+/** An index entry's sort key (every key attribute of the table and its indexes is a string). */
+function sortKeyOf(item: Record<string, AttributeValue>, index: IndexLayout): string {
+  const value = item[index.sortKey]?.S;
+  if (value === undefined) throw new CorruptRecordError(`Index entry without its ${index.sortKey}`);
+  return value;
 }
 
-const toWire = (key: StartKey): Record<string, AttributeValue> =>
-  Object.fromEntries(Object.entries(key).map(([name, value]) => [name, { S: value }]));
+/**
+ * The whole key DynamoDB needs to go on after an entry, from its sort key: the sort key ends with
+ * the record's id, which gives the table's key, and the partition is the lookup's own.
+ */
+function startKeyOf(request: LookupRequest, after: string): Record<string, AttributeValue> {
+  const { index } = request;
+  const { keys } = ENTITIES[index.entity];
+  return {
+    [PARTITION_KEY]: { S: `${keys.partition}${idOfSortKey(after)}` },
+    [SORT_KEY]: { S: keys.sort },
+    [index.partitionKey]: { S: request.partition },
+    [index.sortKey]: { S: after },
+  };
+}
 
 export function createStore(client: DynamoDBClient, tableName: string): RecordStore {
   /** The record, or nothing for one that does not exist or was deleted. */
@@ -87,10 +98,9 @@ export function createStore(client: DynamoDBClient, tableName: string): RecordSt
   async function queryIndex(
     request: LookupRequest,
     limit: number,
-    start?: StartKey,
+    after?: string,
   ): Promise<IndexPage> {
     const { index } = request;
-    const keyNames = [PARTITION_KEY, SORT_KEY, index.partitionKey, index.sortKey];
     const values: Record<string, AttributeValue> = { ':p': { S: request.partition } };
     let condition = '#p = :p';
     if (request.sortPrefix !== undefined) {
@@ -112,15 +122,15 @@ export function createStore(client: DynamoDBClient, tableName: string): RecordSt
         ExpressionAttributeValues: values,
         ScanIndexForward: !request.descending,
         Limit: limit,
-        ...(start === undefined ? {} : { ExclusiveStartKey: toWire(start) }),
+        ...(after === undefined ? {} : { ExclusiveStartKey: startKeyOf(request, after) }),
       }),
     );
     return {
       entries: (result.Items ?? []).map((item) => ({
         fields: fromAttributes(item, NOT_FIELDS),
-        key: keyOf(item, keyNames),
+        sortKey: sortKeyOf(item, index),
       })),
-      next: result.LastEvaluatedKey && keyOf(result.LastEvaluatedKey, keyNames),
+      next: result.LastEvaluatedKey && sortKeyOf(result.LastEvaluatedKey, index),
     };
   }
 

@@ -141,6 +141,8 @@ beforeAll(async () => {
     person(103, 'María', 'Peña', { tin: '123 456 789 001', id_no: 'N01-23-456789' }),
     person(104, 'JUAN', 'DELA-CRUZ', { tin: '987654321' }),
     person(105, 'Zed', 'Nobody'),
+    // Namesakes with names as long as a record holds: their cursors are long too.
+    ...[106, 107, 108].map((id) => person(id, 'Ñ'.repeat(200), `${'Ü'.repeat(199)}x`)),
     // 25 transactions of customer 101, two sharing a receipt number and a minute.
     ...Array.from({ length: 25 }, (_, k) => sale(201 + k, 101, k)),
     sale(300, 104, 6, { receipt_no: 20240101000207 }),
@@ -224,6 +226,11 @@ describe('Find Customers', () => {
         '"last_transaction_datetime":"2023-09-15 10:01:02"}],"next":null}',
     );
   });
+});
+
+test('pages of namesakes with the longest names: every cursor taken', async () => {
+  const { seen, pages } = await allPages('/customers', { last_name: `${'U'.repeat(199)}X` }, 1);
+  expect([pages, seen]).toEqual([3, [106, 107, 108]]);
 });
 
 describe("A Customer's Transactions", () => {
