@@ -4,6 +4,9 @@
  * synthesized stages. Each rule names the AWS page or public issue it comes from, so that the
  * next review's findings become rules beside these.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../../core/project-root.ts';
 import { ENTITIES, filePrefixesOf } from '../../../core/entities.ts';
 import { EXPIRES_AT } from '../../../core/layout.ts';
 import { functionList } from '../../../core/routes.ts';
@@ -408,4 +411,28 @@ test.each(all)('%s: the bucket CloudFront logs to has ACLs on', (stage) => {
   const bucket = t.Resources[bucketId]!.Properties!;
   expect(bucket.OwnershipControls.Rules).toEqual([{ ObjectOwnership: 'BucketOwnerPreferred' }]);
   expect(bucket.AccessControl).toBeUndefined();
+});
+
+/**
+ * DynamoDB creates or deletes one global secondary index per UpdateTable, and CloudFormation
+ * refuses a stack update creating more than one ("Cannot perform more than one GSI creation or
+ * deletion in a single update": DynamoDB's quotas page; aws/aws-cdk issues 12246 and 14920). A
+ * new stage's table is created with every lookup index at once, which CreateTable allows; a stage
+ * whose table lacks them could not be updated to them in one deploy, and the runbook says what
+ * to do instead.
+ */
+test.each(all)("%s: the lookups' indexes are created with the table", (stage) => {
+  const tables = resourcesOf(json(stage), 'AWS::DynamoDB::Table');
+  const indexes = tables[0]![1].Properties!.GlobalSecondaryIndexes as Json[];
+  // More than one: an update from a table without them would be refused.
+  expect(indexes.length).toBeGreaterThan(1);
+  const runbook = readFileSync(
+    join(PROJECT_ROOT, 'docs/operations/loading-records.md'),
+    'utf8',
+  ).replace(/\s+/g, ' ');
+  expect(runbook).toContain('### A table written before the lookups');
+  expect(runbook).toContain(
+    'Cannot perform more than one GSI creation or deletion in a single update',
+  );
+  expect(runbook).toContain('in the order they were first put');
 });
