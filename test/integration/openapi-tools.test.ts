@@ -39,7 +39,10 @@ const documented = Object.entries(document.paths).flatMap(([path, item]) =>
     },
   ),
 );
-const concrete = (path: string) => path.replace(/\{[a-z_]+\}/, '1');
+/** A request to `path` the contract accepts: ids of 1, and the query a lookup requires. */
+const REQUIRED_QUERY: Record<string, string> = { '/transactions': '?receipt_no=1' };
+const concrete = (path: string) =>
+  `${path.replace(/\{[a-z_]+\}/, '1')}${REQUIRED_QUERY[path] ?? ''}`;
 
 test('Redocly lint: no error', async () => {
   const cli = require.resolve('@redocly/cli/bin/cli.js');
@@ -109,7 +112,7 @@ describe('Prism', () => {
         path,
         status,
         mediaType,
-        contract.validate('GET', concrete(path), {
+        contract.validate('GET', concrete(path).split('?')[0]!, {
           status,
           headers,
           body: JSON.stringify(example),
