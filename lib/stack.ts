@@ -121,6 +121,7 @@ export class ReadApiStack extends Stack {
       issuer: this.stackName,
       displayTimeZone: settings.displayTimeZone,
       currency: settings.currency,
+      businessName: settings.businessName,
     });
     new CfnOutput(this, OUTPUTS.staffAppUrl, {
       value: this.staffApp.url,

@@ -18,4 +18,6 @@ export interface StaffAppConfig {
   readonly displayTimeZone: string;
   /** The business's currency (ISO 4217): beside every amount reckoned at a rate. */
   readonly currency: string;
+  /** The business's name: the page's title, and the head of a printed KYC record. */
+  readonly businessName: string;
 }

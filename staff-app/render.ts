@@ -4,17 +4,15 @@
  * exactly as the API sends them (decimal strings), grouped, each with its currency: the
  * business's own for what is reckoned at the rate, the line's for what was exchanged. Every time
  * says its zone (the stage's, in which the API shows times); a date of birth is a calendar date.
+ * A printed KYC record says whose it is (the business), when it was printed and by whom.
  */
 import type { components } from '../client/openapi-types.ts';
+import { printedTime, type Terms } from './times.ts';
 
 type Transaction = components['schemas']['Transaction'];
 type Customer = components['schemas']['Customer'];
 
-/** What the page learns from its stage's configuration (config.json). */
-export interface Terms {
-  readonly displayTimeZone: string;
-  readonly currency: string;
-}
+export type { Terms };
 
 type Value = string | number | null;
 
@@ -49,6 +47,13 @@ export const codeOf = (currency: string): string =>
 /** A time as the API shows it, in the stage's zone, saying which: `2023-09-15 10:01:02 (Asia/Manila)`. */
 const inZone = (time: string | null, terms: Terms) =>
   time === null ? null : `${time} (${terms.displayTimeZone})`;
+
+/** A record's heading, which the page moves the focus to when a list opens the record. */
+function heading(text: string): HTMLHeadingElement {
+  const h3 = element('h3', text);
+  h3.tabIndex = -1;
+  return h3;
+}
 
 /** A two-column table of labelled values; an unset value says so in words. */
 function facts(rows: readonly [string, Value][]): HTMLTableElement {
@@ -114,7 +119,7 @@ export function transactionView(t: Transaction, terms: Terms): HTMLElement {
     ? Object.assign(element('a', 'Open the attachment'), { href: t.attachment, rel: 'noreferrer' })
     : element('p', 'No attachment on file.', 'no-file');
   view.append(
-    element('h3', `Receipt ${t.receipt_no}`),
+    heading(`Receipt ${t.receipt_no}`),
     facts([
       ['Transaction', t.id],
       ['Date', inZone(t.created_at, terms)],
@@ -147,11 +152,25 @@ export function transactionView(t: Transaction, terms: Terms): HTMLElement {
   return view;
 }
 
-export function customerView(c: Customer, terms: Terms): HTMLElement {
+/**
+ * The head of a printed KYC record (print only): the business, and when and by whom it was
+ * printed. The time is the page's at rendering, set again as the browser prints (main.ts).
+ */
+function printHead(terms: Terms, printedBy: string): HTMLElement {
+  const head = element('div', undefined, 'print-head');
+  const time = element('span', printedTime(terms), 'printed-at');
+  const line = element('p', 'Customer record (KYC), printed ');
+  line.append(time, ` by ${printedBy}.`);
+  head.append(element('p', terms.businessName, 'business-name'), line);
+  return head;
+}
+
+export function customerView(c: Customer, terms: Terms, printedBy: string): HTMLElement {
   const view = element('article');
   view.dataset.kind = 'customer';
   view.append(
-    element('h3', [c.first_name, c.middle_name, c.last_name].filter(Boolean).join(' ')),
+    printHead(terms, printedBy),
+    heading([c.first_name, c.middle_name, c.last_name].filter(Boolean).join(' ')),
     facts([
       ['Customer', c.id],
       ['First name', c.first_name],

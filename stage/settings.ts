@@ -31,6 +31,11 @@ export interface Settings {
   /** The business's currency (core/settings.ts): the staff page shows it. Context `currency`. */
   readonly currency: string;
   /**
+   * The business's name (isBusinessName): the staff page's title and the head of a printed KYC
+   * record. Context `businessName`.
+   */
+  readonly businessName: string;
+  /**
    * Browser origins allowed by CORS, e.g. `https://backoffice.example.com`. Empty (the default)
    * leaves CORS off: the API is called by servers and tools, and a browser front end must be
    * named explicitly. Context `corsAllowOrigins`: a JSON array or a comma-separated string.
@@ -68,6 +73,26 @@ export interface Settings {
    * stage (defaultThreatProtection).
    */
   readonly threatProtection: ThreatProtection;
+}
+
+/**
+ * The business's name: the staff page's title, and the head of a printed KYC record. One rule for
+ * a stage's `-c businessName=` and the local stack's BUSINESS_NAME (local/stack/start-settings.ts):
+ * a name a printed record carries on one line.
+ */
+export const DEFAULT_BUSINESS_NAME = 'Currency Exchange';
+export const BUSINESS_NAME_MAX_CHARS = 100;
+export const BUSINESS_NAME_RULE = `a name of 1 to ${BUSINESS_NAME_MAX_CHARS} characters on one line, not starting or ending with a space`;
+
+export function isBusinessName(name: string): boolean {
+  const chars = [...name].length;
+  return (
+    chars >= 1 &&
+    chars <= BUSINESS_NAME_MAX_CHARS &&
+    name.trim() === name &&
+    // No line break or other control character: it is printed as one line.
+    !/[\p{Cc}\p{Zl}\p{Zp}]/u.test(name)
+  );
 }
 
 export const THREAT_PROTECTION_MODES = ['audit', 'enforced'] as const;
@@ -130,6 +155,7 @@ export const DEFAULT_SETTINGS: Settings = {
   signatureUrlTtlSeconds: URL_TTL_SECONDS.default,
   displayTimeZone: DEFAULT_TIME_ZONE,
   currency: DEFAULT_CURRENCY,
+  businessName: DEFAULT_BUSINESS_NAME,
   corsAllowOrigins: [],
   readBudgets: DEFAULT_READ_BUDGETS,
   importConcurrency: IMPORT_CONCURRENCY.default,
@@ -152,6 +178,10 @@ export function validateSettings(settings: Settings): Settings {
   if (!isCurrency(settings.currency))
     throw new SettingsError(
       `currency must be ${CURRENCY_RULE}, got: ${JSON.stringify(settings.currency)}`,
+    );
+  if (typeof settings.businessName !== 'string' || !isBusinessName(settings.businessName))
+    throw new SettingsError(
+      `businessName must be ${BUSINESS_NAME_RULE}, got: ${JSON.stringify(settings.businessName)}`,
     );
   for (const origin of settings.corsAllowOrigins) {
     // An exact scheme://host[:port] only: a wildcard or a path would widen or break the allowlist.
@@ -227,6 +257,7 @@ export function settingsFromContext(
   const ttl = node.tryGetContext('signatureUrlTtlSeconds') as unknown;
   const zone = node.tryGetContext('displayTimeZone') as unknown;
   const currency = node.tryGetContext('currency') as unknown;
+  const businessName = node.tryGetContext('businessName') as unknown;
   let readBudgets: ReadBudgets;
   try {
     readBudgets = parseReadBudgets({
@@ -269,6 +300,7 @@ export function settingsFromContext(
       ttl === undefined ? DEFAULT_SETTINGS.signatureUrlTtlSeconds : Number(ttl),
     displayTimeZone: zone === undefined ? DEFAULT_SETTINGS.displayTimeZone : String(zone),
     currency: currency === undefined ? DEFAULT_SETTINGS.currency : String(currency),
+    businessName: businessName === undefined ? DEFAULT_SETTINGS.businessName : String(businessName),
     corsAllowOrigins: list(node.tryGetContext('corsAllowOrigins')),
     readBudgets,
   });
@@ -289,6 +321,7 @@ export function settingsToContext(
     signatureUrlTtlSeconds: settings.signatureUrlTtlSeconds,
     displayTimeZone: settings.displayTimeZone,
     currency: settings.currency,
+    businessName: settings.businessName,
     corsAllowOrigins: [...settings.corsAllowOrigins],
     [READ_BUDGET_CONTEXT.customers]: settings.readBudgets.customers,
     [READ_BUDGET_CONTEXT.transactions]: settings.readBudgets.transactions,

@@ -15,9 +15,13 @@ export interface LocalStaffAppOptions {
   /** Where the local S3 serves presigned URLs (the page shows signatures and ID photos). */
   readonly filesOrigin: string;
   readonly issuer: string;
-  /** The local stack's display zone and the business's currency, as a stage's page is told them. */
+  /**
+   * The local stack's display zone and the business's currency and name, as a stage's page is
+   * told them.
+   */
   readonly displayTimeZone: string;
   readonly currency: string;
+  readonly businessName: string;
 }
 
 /** The pages by path; `selfUrl` is the gateway's own URL, known once it listens. */
@@ -41,6 +45,7 @@ export function staffAppPages(options: LocalStaffAppOptions, selfUrl: () => stri
         issuer: options.issuer,
         displayTimeZone: options.displayTimeZone,
         currency: options.currency,
+        businessName: options.businessName,
       };
       return {
         contentType: 'application/json; charset=utf-8',

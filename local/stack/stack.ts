@@ -22,7 +22,7 @@ import { auditedHandlers } from '../gateway/lambda.ts';
 import { EMULATOR_REQUEST_TIMEOUT_MS, choosePort } from '../net.ts';
 import { DEFAULT_BUCKET_NAME, startS3, type LocalS3 } from '../s3/s3-server.ts';
 import { S3RVER_CREDENTIALS } from '../s3/s3-client.ts';
-import { localCurrency, withoutEmpty } from './start-settings.ts';
+import { localBusinessName, localCurrency, withoutEmpty } from './start-settings.ts';
 import {
   assertNotRunning,
   keepZone,
@@ -232,6 +232,7 @@ function startApiGateway(
     bucketName: string;
     displayTimeZone: string;
     currency: string;
+    businessName: string;
     env: Record<string, string | undefined>;
   },
 ): Promise<Gateway> {
@@ -252,6 +253,7 @@ function startApiGateway(
       issuer: 'Currency Exchange (local)',
       displayTimeZone: names.displayTimeZone,
       currency: names.currency,
+      businessName: names.businessName,
     },
     ...(options.log ? { log: options.log } : {}),
     ...(options.routes ? { routes: options.routes } : {}),
@@ -298,10 +300,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const bucketName = options.bucketName ?? DEFAULT_BUCKET_NAME;
   const displayTimeZone = env[FUNCTION_ENV.displayTimeZone] || DEFAULT_TIME_ZONE;
   const currency = localCurrency(env);
+  const businessName = localBusinessName(env);
   const stoppers: (() => Promise<void>)[] = [];
 
   try {
-    const names = { dataDir, tableName, bucketName, displayTimeZone, currency, env };
+    const names = { dataDir, tableName, bucketName, displayTimeZone, currency, businessName, env };
     const emulators = await startEmulators(options, names, stoppers);
     const { dynamoDb, cognito, s3 } = emulators;
     keepZone(dataDir, displayTimeZone, dynamoDb.tableCreated);

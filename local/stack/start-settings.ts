@@ -8,6 +8,7 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CURRENCY_RULE, DEFAULT_CURRENCY, isCurrency } from '../../core/settings.ts';
 import { operatorSettingsFromEnv } from '../../functions/shared/config.ts';
+import { BUSINESS_NAME_RULE, DEFAULT_BUSINESS_NAME, isBusinessName } from '../../stage/settings.ts';
 import { assertPortFree } from '../net.ts';
 import { localDataDir } from './state.ts';
 
@@ -55,6 +56,19 @@ export function localCurrency(env: NodeJS.ProcessEnv): string {
   return code;
 }
 
+/**
+ * The business's name the staff page shows and prints (a stage's `businessName`): BUSINESS_NAME,
+ * default "Currency Exchange".
+ */
+export function localBusinessName(env: NodeJS.ProcessEnv): string {
+  const name = env.BUSINESS_NAME || DEFAULT_BUSINESS_NAME;
+  if (!isBusinessName(name))
+    throw new StartSettingError(
+      `BUSINESS_NAME must be ${BUSINESS_NAME_RULE}, got: ${JSON.stringify(name)}`,
+    );
+  return name;
+}
+
 /** A data directory that exists and is writable, or that can be made in a writable parent. */
 function dataDirProblem(dir: string): string | undefined {
   let existing = dir;
@@ -85,6 +99,7 @@ export async function checkStartSettings(env: NodeJS.ProcessEnv): Promise<StartS
     throw new StartSettingError((error as Error).message);
   }
   localCurrency(env);
+  localBusinessName(env);
 
   const dataDir = localDataDir(env);
   const problem = dataDirProblem(dataDir);

@@ -1,8 +1,10 @@
 /**
  * What the staff page's browser test (test/e2e/staff-app.test.ts) does and checks on a page, as
- * staff would: wait for a screen, sign in with a code, look a record up, reach a control by the
- * Tab key, and find no token stored.
+ * staff would: wait for a screen, sign in with a code, look a record up, search, reach a control
+ * by the Tab key, find no token stored, and find no WCAG 2.1 A or AA violation axe-core can see.
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
@@ -69,6 +71,52 @@ export async function lookUp(
   await page.locator(`#${kind}-form [name=id]`).fill(id);
   await page.locator(`#${kind}-form button`).click();
   await page.locator(`#result article, #lookup-error:not([hidden])`).first().waitFor();
+}
+
+/** What the user holds, as the search form's choices name it (staff-app/search.ts). */
+export type Held = 'receipt-or-name' | 'tin' | 'sss' | 'id_no';
+
+/** A search from the one search field; waits for what it says (found, none, or a problem). */
+export async function search(page: Page, value: string, held?: Held): Promise<void> {
+  if (held) await page.locator(`#search-form [name=held][value=${held}]`).check();
+  await page.locator('#search-value').fill(value);
+  await page.locator('#search-form button[type=submit]').click();
+  await page.locator('#search-status:not(:empty), #search-error:not([hidden])').first().waitFor();
+}
+
+/** The search's rows as shown: cells joined by tabs, as innerText gives a row. */
+export const resultRows = (page: Page) => page.locator('#search-results tbody tr').allInnerTexts();
+
+/** The text of the element that has the focus. */
+export const focusedText = (page: Page) =>
+  page.evaluate('document.activeElement ? document.activeElement.textContent : null');
+
+/** axe-core's own build, run inside the page (evaluated over the DevTools protocol: the CSP stays). */
+const AXE_SOURCE = readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
+
+interface AxeViolation {
+  id: string;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+/**
+ * The WCAG 2.0 and 2.1 A and AA rules of axe-core on the page as it is shown: none may fail.
+ * Each violation is given as its rule and the elements it found, to be read in the failure.
+ */
+export async function expectAccessible(page: Page): Promise<void> {
+  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate(
+    `axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) })))`,
+  )) as AxeViolation[];
+  expect(
+    violations.map(
+      (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+    ),
+  ).toEqual([]);
 }
 
 /** Tab until `selector` has the focus: reachable by the keyboard alone, or the test fails. */

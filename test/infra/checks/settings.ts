@@ -48,6 +48,7 @@ test('the documented defaults are in code, none in cdk.json: TTL 300 s, Asia/Man
     signatureUrlTtlSeconds: 300,
     displayTimeZone: 'Asia/Manila',
     currency: 'PHP',
+    businessName: 'Currency Exchange',
     corsAllowOrigins: [],
     readBudgets: { customers: 60, transactions: 300, windowSeconds: 300 },
     importConcurrency: 10,
@@ -132,6 +133,13 @@ test.each([
   [{ signatureUrlTtlSeconds: '5m' }, /signatureUrlTtlSeconds/],
   [{ displayTimeZone: 'Mars/Olympus' }, /displayTimeZone/],
   [{ currency: 'peso' }, /currency must be an ISO 4217 currency code of three capital letters/],
+  [
+    { businessName: '' },
+    /businessName must be a name of 1 to 100 characters on one line, not starting or ending with a space, got: ""/,
+  ],
+  [{ businessName: ' Currency Exchange' }, /businessName must be/],
+  [{ businessName: 'Currency\nExchange' }, /businessName must be/],
+  [{ businessName: 'x'.repeat(101) }, /businessName must be a name of 1 to 100 characters/],
   [{ corsAllowOrigins: '*' }, /corsAllowOrigins/],
   [{ corsAllowOrigins: ['https://*.example.com'] }, /corsAllowOrigins/],
   [{ corsAllowOrigins: 'https://app.example.com/' }, /corsAllowOrigins/],
@@ -158,4 +166,14 @@ test.each([
   expect(() =>
     createApp({ outdir: scratchOutdir(), context: { ...CDK_JSON_CONTEXT, ...context } }),
   ).toThrow(message);
+});
+
+test('the business name is kept as deployed, and read back as given', () => {
+  const named = settingsFromContext(
+    new App({ outdir: scratchOutdir(), context: { businessName: 'Makati Forex Corp.' } }).node,
+  );
+  expect(named.businessName).toBe('Makati Forex Corp.');
+  expect(settingsToContext(named, { disposable: false, alarmEmail: undefined })).toMatchObject({
+    businessName: 'Makati Forex Corp.',
+  });
 });

@@ -7,7 +7,25 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { securityHeaders } from '../../../staff-app/security-headers.ts';
 import { NO_CLOUDFRONT_LOGS_REGIONS } from '../../../lib/staff-app.ts';
-import { bothStages, onlyResource, resourcesOf, type Json } from '../synth.ts';
+import { DEFAULT_BUSINESS_NAME } from '../../../stage/settings.ts';
+import {
+  bothStages,
+  onlyResource,
+  resourcesOf,
+  synthesize,
+  type Json,
+  type Synthesized,
+} from '../synth.ts';
+
+/** A file the page's deployment puts in its bucket, as synthesized (an asset with markers). */
+function deployedFile(s: Synthesized, name: string): string {
+  const [, deployment] = onlyResource(s.json, 'Custom::CDKBucketDeployment');
+  const keys = deployment.Properties!.SourceObjectKeys as string[];
+  const dirs = keys.map((key) => join(s.outdir, `asset.${key.replace(/\.zip$/, '')}`, name));
+  const found = dirs.filter((file) => existsSync(file));
+  expect(found).toHaveLength(1);
+  return readFileSync(found[0]!, 'utf8');
+}
 
 /** Whether the condition's Fn::Not(Fn::Or(... Fn::Equals(region))) names `region`. */
 function inCondition(json: Json, name: string, region: string): boolean {
@@ -181,4 +199,15 @@ describe.each(bothStages())('%s', (_name, get) => {
     expect(deployment.Properties!.DestinationBucketKeyPrefix).toBe('app/');
     expect(deployment.Properties!.DistributionPaths).toEqual(['/app/*']);
   });
+
+  test("config.json carries the business's name and currency, as the stage's settings give them", () => {
+    const config = JSON.parse(deployedFile(get(), 'config.json')) as Record<string, unknown>;
+    expect(config).toMatchObject({ businessName: DEFAULT_BUSINESS_NAME, currency: 'PHP' });
+  });
+});
+
+test('-c businessName reaches the page, as written (a printed KYC record heads with it)', () => {
+  const s = synthesize({ context: { businessName: 'Makati Forex & Remittance Corp.' } });
+  const config = JSON.parse(deployedFile(s, 'config.json')) as Record<string, unknown>;
+  expect(config.businessName).toBe('Makati Forex & Remittance Corp.');
 });
