@@ -102,8 +102,11 @@ test('every promise holds on the local stack, the known demo records included', 
     transactionId: '1',
     customerId: '1',
   });
-  // Not vacuous: the authorizer's 401s, the functions' 400/403/404 and the three known reads.
-  expect(kept).toHaveLength(4 + 6 + 1 + 3);
+  // Not vacuous: the authorizer's 401s, the functions' 400/403/404 and the three known reads;
+  // SPEC 10's empty pages, refusals and 404, and customer 1's transactions over two pages with
+  // its cursor altered and misused.
+  expect(kept).toHaveLength(6 + 6 + 1 + 3 + (2 + 3 + 2 + 1) + 4);
+  expect(kept.filter((promise) => promise.includes('cursor'))).toHaveLength(3);
   expect(kept.join('\n')).toMatch(/401[\s\S]*400[\s\S]*404[\s\S]*403[\s\S]*200/);
   // The smoke's requests are followed like any other: both ids on every function line.
   expect(functionLines.length).toBeGreaterThanOrEqual(10);
@@ -156,7 +159,7 @@ test('`npm run smoke`: signs in with username and password, exits 0; exits 1 nam
   };
   const good = await smokeCommand(stack.apiUrl, signIn);
   expect({ code: good.code, stderr: good.stderr }).toEqual({ code: 0, stderr: '' });
-  expect(good.stdout).toMatch(/all 14 promises kept\n$/);
+  expect(good.stdout).toMatch(/all 28 promises kept\n$/);
 
   const bad = await smokeCommand(broken.url, {
     SMOKE_TOKEN: tokens.user,
