@@ -19,11 +19,14 @@
  * order of SPEC 10. Each index projects what its summary shows, so a page is one Query.
  */
 import type { Entity } from './entities.ts';
+import {
+  MAX_LOOKUP_CHARS,
+  TIN_PREFIX_CHARS,
+  charCount,
+  normaliseIdentifier,
+  normaliseName,
+} from './matching.ts';
 
-/** The longest value a lookup takes, and the longest normalised value indexed (SPEC 10). */
-export const MAX_LOOKUP_CHARS = 200;
-/** A TIN is found by a prefix of at least this many characters (the TIN card's 9 digits). */
-export const TIN_PREFIX_CHARS = 9;
 /** DynamoDB's limit on a sort key's size, in bytes. */
 const MAX_SORT_KEY_BYTES = 1024;
 /** Ids in a sort key: 2^53-1 has 16 digits, so zero-padded ids sort as numbers. */
@@ -103,27 +106,6 @@ export const INDEXES = {
 
 export const INDEX_LIST: readonly IndexLayout[] = Object.values(INDEXES);
 
-/**
- * A name as SPEC 10 compares it: compatibility decomposition, accents removed (`ñ` is `n`),
- * letters and digits only, lower-cased. `De la Cruz`, `DELA CRUZ` and `Dela-Cruz` are one name.
- */
-export function normaliseName(value: string): string {
-  // Marks (accents) are neither letters nor digits; lower-casing can decompose further (`İ`).
-  return value
-    .normalize('NFKD')
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^\p{L}\p{N}]/gu, '');
-}
-
-/** A TIN, SSS number or ID number as SPEC 10 compares it: letters and digits, upper-cased. */
-export function normaliseIdentifier(value: string): string {
-  return value.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase();
-}
-
-/** Characters as a person counts them (code points), not UTF-16 units. */
-export const charCount = (value: string): number => [...value].length;
-
 /** A normalised value an index can hold: not empty, at most MAX_LOOKUP_CHARS. */
 const indexable = (value: string): string | undefined =>
   value !== '' && charCount(value) <= MAX_LOOKUP_CHARS ? value : undefined;
@@ -145,19 +127,23 @@ export function namePrefix(last: string, firstPrefix: string): string {
 }
 
 /**
- * The sort key of a customer. Names whose key would pass DynamoDB's sort key limit are cut
- * (their order among such names is then by the part kept); never seen in practice, but a
- * write that fails on it would refuse a valid record.
+ * The sort key of a customer. A key that would pass DynamoDB's sort key limit has its first name
+ * cut (order among such names is then by the part kept; a first-name prefix past the cut is not
+ * matched): never seen in practice, but a write that failed on it would refuse a valid record.
+ * An indexable last name (at most 200 characters of at most 4 bytes) always fits whole, so a
+ * last-name lookup finds it; one too long to be indexed is cut too.
  */
 function nameKey(last: string, first: string, id: bigint): string {
   const tail = `${SEPARATOR}${paddedId(id)}`;
-  let [l, f] = [[...last], [...first]];
-  const bytes = () => Buffer.byteLength(`${l.join('')}${SEPARATOR}${f.join('')}${tail}`, 'utf8');
-  while (bytes() > MAX_SORT_KEY_BYTES) {
-    if (f.length >= l.length) f = f.slice(0, -1);
-    else l = l.slice(0, -1);
-  }
-  return `${namePrefix(l.join(''), f.join(''))}${tail}`;
+  const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+  const cut = (text: string, room: number) => {
+    const chars = [...text];
+    while (bytes(chars.join('')) > room) chars.pop();
+    return chars.join('');
+  };
+  const l = cut(last, MAX_SORT_KEY_BYTES - bytes(`${SEPARATOR}${tail}`));
+  const f = cut(first, MAX_SORT_KEY_BYTES - bytes(`${l}${SEPARATOR}${tail}`));
+  return `${namePrefix(l, f)}${tail}`;
 }
 
 type Attributes = Record<string, string>;
@@ -205,29 +191,16 @@ export function indexKeysOf(entity: Entity, record: Record<string, unknown>): At
  * is not 10 once separators are removed, and a value no lookup can find (nothing left once
  * normalised, or over MAX_LOOKUP_CHARS). `[field, reason]` pairs.
  */
+const FIELD_ORDER = ['tin', 'sss', 'id_no', 'last_name'];
+
 export function lookupWarnings(record: Record<string, unknown>): [string, string][] {
   const warnings: [string, string][] = [];
   const text = (field: string) => (typeof record[field] === 'string' ? record[field] : undefined);
-  const tin = text('tin');
-  const sss = text('sss');
-  if (tin !== undefined && !/^[0-9]{9,14}$/.test(normaliseIdentifier(tin)))
-    warnings.push([
-      'tin',
-      charCount(normaliseIdentifier(tin)) < TIN_PREFIX_CHARS
-        ? `is not 9 to 14 digits once separators are removed, and has fewer than ${TIN_PREFIX_CHARS} letters and digits: kept as given, no TIN lookup finds it`
-        : 'is not 9 to 14 digits once separators are removed: kept as given, and found by its letters and digits',
-    ]);
-  if (sss !== undefined && !/^[0-9]{10}$/.test(normaliseIdentifier(sss)))
-    warnings.push([
-      'sss',
-      'is not 10 digits once separators are removed: kept as given, and found by its letters and digits',
-    ]);
   const unfound = (field: string, normalise: (v: string) => string) => {
     const value = text(field);
     if (value === undefined) return;
     const normalised = normalise(value);
     if (normalised !== '' && charCount(normalised) <= MAX_LOOKUP_CHARS) return;
-    if (warnings.some(([f]) => f === field)) return;
     warnings.push([
       field,
       normalised === ''
@@ -235,9 +208,22 @@ export function lookupWarnings(record: Record<string, unknown>): [string, string
         : `is over ${MAX_LOOKUP_CHARS} letters and digits: kept as given, no lookup finds it by this field`,
     ]);
   };
-  unfound('tin', normaliseIdentifier);
-  unfound('sss', normaliseIdentifier);
-  unfound('id_no', normaliseIdentifier);
+  for (const field of ['tin', 'sss', 'id_no']) unfound(field, normaliseIdentifier);
   unfound('last_name', normaliseName);
-  return warnings;
+  const warned = (field: string) => warnings.some(([f]) => f === field);
+  const tin = text('tin');
+  const sss = text('sss');
+  if (tin !== undefined && !warned('tin') && !/^[0-9]{9,14}$/.test(normaliseIdentifier(tin)))
+    warnings.push([
+      'tin',
+      charCount(normaliseIdentifier(tin)) < TIN_PREFIX_CHARS
+        ? `is not 9 to 14 digits once separators are removed, and has fewer than ${TIN_PREFIX_CHARS} letters and digits: kept as given, no TIN lookup finds it`
+        : 'is not 9 to 14 digits once separators are removed: kept as given, and found by its letters and digits',
+    ]);
+  if (sss !== undefined && !warned('sss') && !/^[0-9]{10}$/.test(normaliseIdentifier(sss)))
+    warnings.push([
+      'sss',
+      'is not 10 digits once separators are removed: kept as given, and found by its letters and digits',
+    ]);
+  return warnings.sort((a, b) => FIELD_ORDER.indexOf(a[0]) - FIELD_ORDER.indexOf(b[0]));
 }

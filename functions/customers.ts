@@ -13,10 +13,14 @@ import { recordHandler } from './shared/record-handler.ts';
 import { runtimeFromEnv, type Runtime } from './shared/runtime.ts';
 
 export const createHandler = (runtime: Runtime): ApiHandler =>
-  byRoute([
-    [ROUTES.getCustomer, recordHandler(CUSTOMER, runtime)],
-    [ROUTES.findCustomers, lookupHandler(FIND_CUSTOMERS, runtime)],
-    [ROUTES.customerTransactions, lookupHandler(CUSTOMER_TRANSACTIONS, runtime)],
-  ]);
+  byRoute(
+    [
+      [ROUTES.getCustomer, recordHandler(CUSTOMER, runtime)],
+      [ROUTES.findCustomers, lookupHandler(FIND_CUSTOMERS, runtime)],
+      [ROUTES.customerTransactions, lookupHandler(CUSTOMER_TRANSACTIONS, runtime)],
+    ],
+    CUSTOMER,
+    runtime.audit,
+  );
 
 export const handler = onFirstCall(() => createHandler(runtimeFromEnv()));

@@ -10,9 +10,13 @@ import { recordHandler } from './shared/record-handler.ts';
 import { runtimeFromEnv, type Runtime } from './shared/runtime.ts';
 
 export const createHandler = (runtime: Runtime): ApiHandler =>
-  byRoute([
-    [ROUTES.getTransaction, recordHandler(TRANSACTION, runtime)],
-    [ROUTES.findTransactions, lookupHandler(FIND_TRANSACTIONS, runtime)],
-  ]);
+  byRoute(
+    [
+      [ROUTES.getTransaction, recordHandler(TRANSACTION, runtime)],
+      [ROUTES.findTransactions, lookupHandler(FIND_TRANSACTIONS, runtime)],
+    ],
+    TRANSACTION,
+    runtime.audit,
+  );
 
 export const handler = onFirstCall(() => createHandler(runtimeFromEnv()));

@@ -185,7 +185,9 @@ export class AuditTrail extends Construct {
           Keys: ['$.route', '$.username'],
           Filters: [{ Match: '$.message', In: [AUDIT_MESSAGE] }],
         },
-        AggregateOn: 'Count',
+        // Records read, not requests: a lookup's event counts its summaries (functions/shared/audit.ts).
+        AggregateOn: 'Sum',
+        ValueOf: '$.reads',
       }),
     });
 

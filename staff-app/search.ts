@@ -12,22 +12,13 @@
  *   (`held`); digits mixed with other characters, held as neither, are asked about.
  */
 import { parseCanonicalId } from '../core/ids.ts';
-
-/*
- * SPEC 10's comparisons, as core/lookups.ts makes them. That module is the server's (it reaches
- * Node's Buffer); these copies are held to it by test/unit/staff-app-words.test.ts.
- */
-export const MAX_LOOKUP_CHARS = 200;
-export const TIN_PREFIX_CHARS = 9;
-export const normaliseName = (value: string): string =>
-  value
-    .normalize('NFKD')
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^\p{L}\p{N}]/gu, '');
-export const normaliseIdentifier = (value: string): string =>
-  value.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase();
-const charCount = (value: string): number => [...value].length;
+import {
+  MAX_LOOKUP_CHARS,
+  TIN_PREFIX_CHARS,
+  charCount,
+  normaliseIdentifier,
+  normaliseName,
+} from '../core/matching.ts';
 
 /** What the user says they hold: a receipt number or a name (the default), or an identifier. */
 export const HELD_KINDS = ['receipt-or-name', 'tin', 'sss', 'id_no'] as const;

@@ -218,19 +218,26 @@ export function createAccessGate(
     }
   }
 
-  function grant(sub: string, entity: EntityDescriptor, window: number): Grant {
+  /** The reads of `window` the item's counter holds; undefined for another window's or none. */
+  function readsIn(item: StoredItem | undefined, entity: EntityDescriptor, window: number) {
+    const raw = item?.[readCounter(entity.name, counterSlot(window, budgets.windowSeconds))]?.N;
+    const stored = raw === undefined ? undefined : counterValue(BigInt(raw));
+    return stored?.window === window ? stored.reads : undefined;
+  }
+
+  /** `left`: what the budget had left after the check's own read, as its answer said. */
+  function grant(sub: string, entity: EntityDescriptor, window: number, left: number): Grant {
     return {
-      async more(reads) {
+      async more(wanted) {
         const budget = budgetFor(budgets, entity.name);
+        let reads = Math.min(wanted, left);
         for (let request = 1; reads > 0 && request <= MAX_REQUESTS; request += 1) {
           const { added, item } = await add(sub, entity, window, reads);
           if (added) return reads;
           // What is left of this window's budget now: another request may have taken some.
-          const raw =
-            item?.[readCounter(entity.name, counterSlot(window, budgets.windowSeconds))]?.N;
-          const stored = raw === undefined ? undefined : counterValue(BigInt(raw));
-          if (stored === undefined || stored.window !== window) return 0;
-          reads = Math.min(reads, budget - stored.reads);
+          const done = readsIn(item, entity, window);
+          if (done === undefined) return 0;
+          reads = Math.min(reads, budget - done);
         }
         return 0;
       },
@@ -252,7 +259,8 @@ export function createAccessGate(
         throw new ForbiddenError();
       if (overBudget)
         throw new TooManyRequestsError(retryAfterSeconds(seconds, budgets.windowSeconds));
-      return grant(caller.sub, entity, window);
+      const done = readsIn(item, entity, window) ?? budgetFor(budgets, entity.name);
+      return grant(caller.sub, entity, window, budgetFor(budgets, entity.name) - done);
     },
   };
 }

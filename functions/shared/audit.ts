@@ -29,6 +29,12 @@ export interface AuditEvent {
   lookup?: string | null;
   /** The ids of the summaries a lookup returned. */
   recordIds?: string[];
+  /**
+   * Records the request read (SPEC 8's "how many"): 1 for a GET, a lookup's summaries (at least
+   * 1, as its budget counts). The top readers add these up, so a lookup of a hundred names
+   * weighs a hundred GETs.
+   */
+  reads: number;
   status: number;
   sub: string | null;
   username: string | null;
@@ -75,6 +81,7 @@ export function auditEvent(
     groups: groupsOf(event),
     sourceIp: text(http?.sourceIp),
     userAgent: text(http?.userAgent),
+    reads: lookup ? Math.max(1, lookup.returned.length) : 1,
     ...(lookup && { lookup: lookup.kind, recordIds: lookup.returned.map(String) }),
   };
 }

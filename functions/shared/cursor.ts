@@ -15,6 +15,7 @@ const CLOCK_SKEW_SECONDS = 300;
 const FORMAT = 1;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+const SORT_KEY_END = /#[0-9]{16}$/;
 
 export interface CursorCodec {
   /** A cursor of `lookup` going on after the index entry with this sort key. */
@@ -65,7 +66,13 @@ export function createCursorCodec(secret: string, now: () => number = Date.now):
       }
       const { k, t } = (payload ?? {}) as { k?: unknown; t?: unknown };
       const age = typeof t === 'number' ? seconds() - t : Number.NaN;
-      if (typeof k !== 'string' || !(age >= -CLOCK_SKEW_SECONDS && age <= CURSOR_LIFETIME_SECONDS))
+      // Every index sort key ends with a record's id (core/lookups.ts): anything else, even
+      // sealed with the stage's secret, is no cursor of ours.
+      if (
+        typeof k !== 'string' ||
+        !SORT_KEY_END.test(k) ||
+        !(age >= -CLOCK_SKEW_SECONDS && age <= CURSOR_LIFETIME_SECONDS)
+      )
         throw invalid();
       return k;
     },

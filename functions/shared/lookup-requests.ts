@@ -7,17 +7,14 @@
 import { CUSTOMER, TRANSACTION, type EntityDescriptor } from '../../core/entities.ts';
 import { parseCanonicalId } from '../../core/ids.ts';
 import { ROUTES, routeKeyOf } from '../../core/routes.ts';
+import { INDEXES, INDEX_ATTRIBUTES, namePrefix, type IndexLayout } from '../../core/lookups.ts';
 import {
-  INDEXES,
-  INDEX_ATTRIBUTES,
   MAX_LOOKUP_CHARS,
   TIN_PREFIX_CHARS,
   charCount,
-  namePrefix,
   normaliseIdentifier,
   normaliseName,
-  type IndexLayout,
-} from '../../core/lookups.ts';
+} from '../../core/matching.ts';
 import { BadRequestError } from './errors.ts';
 
 /** The kinds of lookup, as the audit trail names them. */

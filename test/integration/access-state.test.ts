@@ -178,6 +178,7 @@ describe('the audit trail (SPEC 8)', () => {
     'groups',
     'level',
     'message',
+    'reads',
     'recordId',
     'requestId',
     'route',
@@ -253,6 +254,7 @@ describe('the audit trail (SPEC 8)', () => {
         groups: [CUSTOMER_READERS_GROUP],
         sourceIp: '198.51.100.7',
         userAgent: 'backoffice/1.0',
+        reads: 1,
       },
     ]);
     const text = JSON.stringify(audited);

@@ -3,21 +3,13 @@
  * the search field finds (staff-app/search.ts), what a printed record says of its printing, and
  * the business's name it carries (one rule for a stage's setting and npm start's).
  */
-import * as core from '../../core/lookups.ts';
 import { staffAppPages } from '../../local/gateway/staff-app-pages.ts';
 import { localBusinessName } from '../../local/stack/start-settings.ts';
 import { claimsOf, mayReadCustomers, signedInAs } from '../../staff-app/claims.ts';
 import { DEFAULT_BUSINESS_NAME, isBusinessName } from '../../stage/settings.ts';
 import { listRefusalFor, refusalFor } from '../../staff-app/error-words.ts';
 import { printedTime, wallTime } from '../../staff-app/times.ts';
-import {
-  MAX_LOOKUP_CHARS,
-  TIN_PREFIX_CHARS,
-  normaliseIdentifier,
-  normaliseName,
-  parseSearch,
-  type Held,
-} from '../../staff-app/search.ts';
+import { parseSearch, type Held } from '../../staff-app/search.ts';
 
 test.each([
   [403, 'customer', null, 'Your account may not read customers.'],
@@ -188,29 +180,6 @@ describe('what the search field finds (staff-app/search.ts)', () => {
     );
     expect(found('a'.repeat(201))).toBe('That is too long: a search takes at most 200 characters.');
     expect(found('ñ'.repeat(200))).toMatchObject({ kind: 'name' });
-  });
-
-  test("the page's copies of SPEC 10's comparisons are the server's", () => {
-    expect([MAX_LOOKUP_CHARS, TIN_PREFIX_CHARS]).toEqual([
-      core.MAX_LOOKUP_CHARS,
-      core.TIN_PREFIX_CHARS,
-    ]);
-    for (const value of [
-      'De la Cruz',
-      'DELA-CRUZ',
-      'Peña',
-      'İstanbul',
-      'ﬁne',
-      '123-456-789 000',
-      'p-1234567a',
-      'Ⅻ',
-      '',
-      '--',
-    ])
-      expect([normaliseName(value), normaliseIdentifier(value)]).toEqual([
-        core.normaliseName(value),
-        core.normaliseIdentifier(value),
-      ]);
   });
 });
 

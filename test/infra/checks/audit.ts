@@ -99,7 +99,8 @@ describe.each(stages)('%s', (name, get) => {
         Keys: ['$.route', '$.username'],
         Filters: [{ Match: '$.message', In: ['audit'] }],
       },
-      AggregateOn: 'Count',
+      AggregateOn: 'Sum',
+      ValueOf: '$.reads',
     });
   });
 
