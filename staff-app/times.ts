@@ -3,6 +3,7 @@
  * the API writes times (SPEC 3.5) and saying the zone, as every time on the page does. No DOM
  * here: the unit tests run it in Node.
  */
+import { createTimeCodec } from '../core/times.ts';
 
 /** What the page learns from its stage's configuration (config.json). */
 export interface Terms {
@@ -11,22 +12,9 @@ export interface Terms {
   readonly businessName: string;
 }
 
-/** An instant as wall time in `zone`: `2023-09-15 10:01:02`. */
-export function wallTime(at: Date, zone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: zone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(at);
-  const part = (type: Intl.DateTimeFormatPartTypes) =>
-    parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}:${part('second')}`;
-}
+/** An instant as wall time in `zone`, as the API shows stored times (core/times.ts). */
+export const wallTime = (at: Date, zone: string): string =>
+  createTimeCodec(zone).display(`${at.toISOString().slice(0, 19)}Z`);
 
 /** The time a printed record gives for its printing: now, in the stage's zone, saying which. */
 export const printedTime = (terms: Terms, at = new Date()): string =>

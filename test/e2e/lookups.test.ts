@@ -11,14 +11,11 @@ import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
-import { DEFAULT_TIME_ZONE } from '../../core/settings.ts';
 import { CLEAN_ENV } from '../support/clean-env.ts';
 import { parseExactJson } from '../../core/json.ts';
-import { createDocumentClient } from '../../functions/shared/document-client.ts';
-import { importFile } from '../../import/direct-import.ts';
 import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
 import { customer, line, transaction } from '../fixtures.ts';
-import { TEST_CREDENTIALS } from '../support/dynamodb.ts';
+import { importInto } from '../support/stack-import.ts';
 import { testStackOptions } from '../support/shared-dynamodb.ts';
 
 jest.setTimeout(120_000);
@@ -35,21 +32,7 @@ const SEARCHED = new Set<string>();
 async function importLines(lines: string[]): Promise<void> {
   const file = join(dir, `import-${(imports += 1)}.jsonl`);
   writeFileSync(file, `${lines.join('\n')}\n`);
-  const client = createDocumentClient({
-    region: 'us-east-1',
-    endpoint: stack.dynamoDbEndpoint,
-    credentials: TEST_CREDENTIALS,
-    requestTimeoutMs: 10_000,
-  });
-  try {
-    await importFile(file, {
-      client,
-      tableName: stack.tableName,
-      displayTimeZone: DEFAULT_TIME_ZONE,
-    });
-  } finally {
-    client.destroy();
-  }
+  await importInto(stack, [file]);
 }
 
 interface Answer {

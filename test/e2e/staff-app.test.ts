@@ -38,9 +38,7 @@ import {
 } from '../support/staff-app-page.ts';
 import { customer, line, transaction } from '../fixtures.ts';
 import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
-import { DEFAULT_TIME_ZONE } from '../../core/settings.ts';
-import { createDocumentClient } from '../../functions/shared/document-client.ts';
-import { importFile } from '../../import/direct-import.ts';
+import { importInto } from '../support/stack-import.ts';
 import { testStackOptions } from '../support/shared-dynamodb.ts';
 import { totpCode } from '../../sign-in/totp.ts';
 import { STAFF_APP_PATH } from '../../staff-app/files.ts';
@@ -152,23 +150,9 @@ describeWithBrowser('the staff page in Chromium', () => {
     appUrl = `${stack.apiUrl}${STAFF_APP_PATH}`;
     // The walk-through's second file (transactions 3 and 4, customer 2 with three risk
     // assessments), its files not put: customer 2's ID photo is a key with no file behind it.
-    const client = createDocumentClient({
-      region: 'us-east-1',
-      endpoint: stack.dynamoDbEndpoint,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
     const seeded = join(dataDir, 'search-records.jsonl');
     writeFileSync(seeded, `${searchRecords().join('\n')}\n`);
-    try {
-      for (const file of [join(PROJECT_ROOT, 'local', 'demo-more-records.jsonl'), seeded])
-        await importFile(file, {
-          client,
-          tableName: stack.tableName,
-          displayTimeZone: DEFAULT_TIME_ZONE,
-        });
-    } finally {
-      client.destroy();
-    }
+    await importInto(stack, [join(PROJECT_ROOT, 'local', 'demo-more-records.jsonl'), seeded]);
     mkdirSync(SHOTS, { recursive: true });
   }, BROWSER_TEST_TIMEOUT_MS);
 
