@@ -11,6 +11,7 @@ import { renderDropDisk } from './report/drop-disk.ts';
 import { renderFirst } from './report/first.ts';
 import type { ReportPart } from './report/format.ts';
 import { renderImport } from './report/import.ts';
+import { renderLookups } from './report/lookups.ts';
 import { renderMachine } from './report/machine.ts';
 import { renderReimport } from './report/reimport.ts';
 import { renderSoak } from './report/soak.ts';
@@ -27,6 +28,7 @@ const SECTIONS: ((r: Results) => ReportPart | undefined)[] = [
   renderFirst,
   renderWarm,
   renderBreakdown,
+  renderLookups,
   renderThroughput,
   renderCost,
   renderAccessHistory,

@@ -39,6 +39,22 @@ export interface Results {
     string,
     { handler: Summary; reference: Summary; cpuMicros: { handler: number; reference: number } }
   >;
+  /**
+   * 3b. Each lookup (SPEC 10) against the same client's raw Query of the same index, sent with
+   * the same access-state UpdateItem (and the second, counting the rest, for a page of more).
+   */
+  lookups?: Record<
+    string,
+    {
+      handler: Summary;
+      reference: Summary;
+      cpuMicros: { handler: number; reference: number };
+      /** Summaries on the page: more than one takes the second UpdateItem. */
+      summaries: number;
+      /** A page of more: the reference without its second UpdateItem, measured beside the two. */
+      oneRoundTrip?: { latency: Summary; cpuMicros: number };
+    }
+  >;
   /** µs per call of a warm GET's steps, by case and step. */
   breakdown?: Record<string, Record<string, number>>;
   cost?: Record<

@@ -67,7 +67,9 @@ async function tableSections(run: BenchRun, enabled: Enabled, results: Results) 
   const { ddb, stop } = await startBenchTable(run.config, run.processes);
   if (enabled('first')) results.first = await measureFirst(run, ddb.endpoint);
   if (enabled('warm')) {
-    results.warm = await measureWarm(run, ddb.endpoint);
+    const warm = await measureWarm(run, ddb.endpoint);
+    results.warm = warm.gets;
+    results.lookups = warm.lookups;
     results.breakdown = await measureBreakdown(run.processes);
   }
   if (enabled('cost')) {

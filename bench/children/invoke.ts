@@ -11,7 +11,8 @@
  */
 import { writeSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { summarize } from '../stats.ts';
+import type { LookupQuery } from '../reference-read.ts';
+import { summarize, type Summary } from '../stats.ts';
 
 export interface Case {
   name: string;
@@ -23,6 +24,16 @@ export interface Case {
   referenceSub: string;
 }
 
+/** A lookup (SPEC 10): its event, and the Query and access requests the reference sends for it. */
+export interface LookupCase {
+  name: string;
+  event: unknown;
+  query: LookupQuery;
+  /** The summaries a page holds: both sides are checked to return this many. */
+  summaries: number;
+  referenceSub: string;
+}
+
 export type Spec =
   /** Import the bundle only. */
   | { mode: 'cold'; bundle: string }
@@ -30,13 +41,15 @@ export type Spec =
   | { mode: 'first'; bundle: string; reference: boolean; case: Case }
   /**
    * Warm: each case's handler against the warm reference (`referenceBundle`'s `read`: the raw
-   * Query and the raw access-state UpdateItem, sent together), alternately.
+   * GetItem and the raw access-state UpdateItem, sent together), alternately; each lookup's
+   * against its `lookup` (the raw Query, the access-state UpdateItem, the second when needed).
    */
   | {
       mode: 'warm';
       bundle: string;
       referenceBundle: string;
       cases: Case[];
+      lookups: LookupCase[];
       iterations: number;
       warmup: number;
     }
@@ -44,8 +57,14 @@ export type Spec =
   | { mode: 'repeat'; bundle: string; cases: Case[]; times: number };
 
 type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string }>;
-/** bench/reference-read.ts `read`: the Query's items. */
+/** bench/reference-read.ts `read`: the GetItem's item. */
 type Read = (pk: string, sub: string) => Promise<Record<string, unknown> | undefined>;
+/** bench/reference-read.ts `lookup`: the Query's items (`countRest` false: one round trip only). */
+type Lookup = (
+  query: LookupQuery,
+  sub: string,
+  countRest?: boolean,
+) => Promise<Record<string, unknown>[]>;
 
 const started = performance.now();
 const spec = JSON.parse(process.argv[2]!) as Spec;
@@ -95,52 +114,128 @@ async function first(spec: SpecOf<'first'>) {
   };
 }
 
-/** One case: the handler and the reference's read alternately, after `warmup` unmeasured rounds. */
-async function warmCase(handler: Handler, read: Read, c: Case, spec: SpecOf<'warm'>) {
-  const handlerMs: number[] = [];
-  const referenceMs: number[] = [];
+/** A page's summaries, as the lookup answered them (SPEC 10: `{ data: [...] }`). */
+const summariesOf = (body: string) => (JSON.parse(body) as { data: unknown[] }).data.length;
+
+/** One side of a warm case: a call, and a look at what it answered (neither timed nor counted). */
+interface Side {
+  call: () => Promise<unknown>;
+  check: (answer: unknown, round: number) => void;
+}
+
+/**
+ * One case: its sides in turn, round after round, `warmup` rounds unmeasured. Which goes first
+ * rotates, so that none always runs on a just-used connection. Per side: latency, CPU per call.
+ */
+async function warmCase<K extends string>(sides: Record<K, Side>, spec: SpecOf<'warm'>) {
+  const names = Object.keys(sides) as K[];
+  const ms = new Map(names.map((name) => [name, [] as number[]]));
   // CPU time of this process per call (user + system, µs): what the call itself costs,
   // whatever else the machine is doing meanwhile.
-  const cpu = { handler: 0, reference: 0 };
+  const cpu = new Map(names.map((name) => [name, 0]));
   const gc = (globalThis as { gc?: () => void }).gc;
   for (let i = 0; i < spec.warmup + spec.iterations; i += 1) {
     if (i === spec.warmup) gc?.();
-    const measured = i >= spec.warmup;
-    // Alternate which goes first, so that neither always runs on a just-used connection.
-    for (const which of i % 2 ? ['reference', 'handler'] : ['handler', 'reference']) {
+    for (let k = 0; k < names.length; k += 1) {
+      const name = names[(i + k) % names.length]!;
       const usage = process.cpuUsage();
       const t = performance.now();
-      if (which === 'handler') {
-        const result = await handler(c.event, context());
-        if (measured) handlerMs.push(performance.now() - t);
-        expectOk(result, c.name);
-      } else {
-        const item = await read(c.pk, c.referenceSub);
-        if (measured) referenceMs.push(performance.now() - t);
-        if (!item) throw new Error(`no item under ${c.pk}`);
+      const answer = await sides[name].call();
+      const took = performance.now() - t;
+      const used = process.cpuUsage(usage);
+      if (i >= spec.warmup) {
+        ms.get(name)!.push(took);
+        cpu.set(name, cpu.get(name)! + used.user + used.system);
       }
-      if (measured) {
-        const used = process.cpuUsage(usage);
-        cpu[which as 'handler' | 'reference'] += used.user + used.system;
-      }
+      sides[name].check(answer, i);
     }
   }
-  return {
-    handler: summarize(handlerMs),
-    reference: summarize(referenceMs),
-    cpuMicros: {
-      handler: cpu.handler / spec.iterations,
-      reference: cpu.reference / spec.iterations,
-    },
-  };
+  const out = {} as Record<K, { latency: Summary; cpuMicros: number }>;
+  for (const name of names)
+    out[name] = { latency: summarize(ms.get(name)!), cpuMicros: cpu.get(name)! / spec.iterations };
+  return out;
 }
+
+/** The production handler's side: a 200, and what `check` asks of its body. */
+const handlerSide = (
+  handler: Handler,
+  event: unknown,
+  name: string,
+  check: (body: string, round: number) => void = () => undefined,
+): Side => ({
+  call: () => handler(event, context()),
+  check: (answer, round) => {
+    const result = answer as { statusCode: number; body: string };
+    expectOk(result, name);
+    check(result.body, round);
+  },
+});
 
 async function warm(spec: SpecOf<'warm'>) {
   const { handler } = await load<{ handler: Handler }>(spec.bundle);
-  const { read } = await load<{ read: Read }>(spec.referenceBundle);
-  const out: Record<string, unknown> = {};
-  for (const c of spec.cases) out[c.name] = await warmCase(handler, read, c, spec);
-  return out;
+  const { read, lookup } = await load<{ read: Read; lookup: Lookup }>(spec.referenceBundle);
+  const gets: Record<string, unknown> = {};
+  for (const c of spec.cases) {
+    const w = await warmCase(
+      {
+        handler: handlerSide(handler, c.event, c.name),
+        reference: {
+          call: () => read(c.pk, c.referenceSub),
+          check: (item) => {
+            if (!item) throw new Error(`no item under ${c.pk}`);
+          },
+        },
+      },
+      spec,
+    );
+    gets[c.name] = {
+      handler: w.handler.latency,
+      reference: w.reference.latency,
+      cpuMicros: { handler: w.handler.cpuMicros, reference: w.reference.cpuMicros },
+    };
+  }
+  const lookups: Record<string, unknown> = {};
+  const last = spec.warmup + spec.iterations - 1;
+  for (const c of spec.lookups) {
+    const items = (expected: number, what: string) => (answer: unknown) => {
+      const n = (answer as unknown[]).length;
+      if (n !== expected) throw new Error(`${c.name}: ${what} read ${n} items, not ${expected}`);
+    };
+    // A page cut short (a budget met) would be a cheaper call: its length checked first and last.
+    const page = (body: string, round: number) => {
+      if ((round === 0 || round === last) && summariesOf(body) !== c.summaries)
+        throw new Error(`${c.name}: ${summariesOf(body)} summaries, not ${c.summaries}`);
+    };
+    const sides = {
+      handler: handlerSide(handler, c.event, c.name, page),
+      reference: {
+        call: () => lookup(c.query, c.referenceSub),
+        check: items(c.summaries, 'the reference'),
+      },
+    };
+    // What the second UpdateItem costs: the same reference without it, beside the other two.
+    const w =
+      c.summaries > 1
+        ? await warmCase(
+            {
+              ...sides,
+              oneRoundTrip: {
+                call: () => lookup(c.query, c.referenceSub, false),
+                check: items(c.summaries, 'the reference without the second UpdateItem'),
+              },
+            },
+            spec,
+          )
+        : await warmCase(sides, spec);
+    lookups[c.name] = {
+      handler: w.handler.latency,
+      reference: w.reference.latency,
+      cpuMicros: { handler: w.handler.cpuMicros, reference: w.reference.cpuMicros },
+      summaries: c.summaries,
+      ...('oneRoundTrip' in w ? { oneRoundTrip: w.oneRoundTrip } : {}),
+    };
+  }
+  return { gets, lookups };
 }
 
 async function repeat(spec: SpecOf<'repeat'>) {

@@ -1,7 +1,8 @@
 /**
  * DynamoDB Local for the sections that read or import (first, warm, cost, import, reimport, drop,
- * write-part): the GET records imported, then read for a while as a GET reads them (the record's
- * GetItem and the access-state UpdateItem together), as the JVM compiles the hot paths of both.
+ * write-part): the GET and lookup records imported (with their index keys), then read for a while
+ * as a GET reads them (the record's GetItem and the access-state UpdateItem together), as the JVM
+ * compiles the hot paths of both.
  */
 import { join } from 'node:path';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';

@@ -2,13 +2,14 @@
  * 3. Warm overhead: each production handler invoked in one process again and again, alternating
  * with the warm reference (bench/reference-read.ts: the stock Document Client sending the raw
  * GetItem of the same record and the raw access-state UpdateItem together); then where a
- * warm GET's own time goes.
+ * warm GET's own time goes. 3b: each lookup (SPEC 10) the same way, against the same client's
+ * raw Query of the same index with the same access-state requests.
  */
 import { spawn } from 'node:child_process';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { functionList } from '../../core/routes.ts';
 import { REFERENCE_READ } from '../bundle-names.ts';
-import { CASES } from '../cases.ts';
+import { CASES, LOOKUPS_OF_FUNCTION } from '../cases.ts';
 import { log } from '../config.ts';
 import { lambdaEnv } from '../lambda-env.ts';
 import { invoke, type Processes } from '../processes.ts';
@@ -16,29 +17,35 @@ import type { Results } from '../results.ts';
 import type { BenchRun } from './bench-run.ts';
 
 type Warm = NonNullable<Results['warm']>;
+type Lookups = NonNullable<Results['lookups']>;
 
-export async function measureWarm(run: BenchRun, dynamoDbEndpoint: string): Promise<Warm> {
+export async function measureWarm(
+  run: BenchRun,
+  dynamoDbEndpoint: string,
+): Promise<{ gets: Warm; lookups: Lookups }> {
   log(`warm: ${run.config.warmIterations} invocations per case, in one process`);
-  const out: Warm = {};
+  const out = { gets: {} as Warm, lookups: {} as Lookups };
   for (const fn of functionList) {
     const cases =
       fn.entity === 'transaction'
         ? [CASES['transaction (1 line)']!, CASES['transaction (50 lines)']!]
         : [CASES.customer!];
-    const result = await invoke<Warm>(
+    const result = await invoke<{ gets: Warm; lookups: Lookups }>(
       run.invoker,
       {
         mode: 'warm',
         bundle: run.bundle(fn.id).file,
         referenceBundle: run.bundle(REFERENCE_READ).file,
         cases,
+        lookups: LOOKUPS_OF_FUNCTION[fn.id] ?? [],
         iterations: run.config.warmIterations,
         warmup: run.config.warmWarmup,
       },
       lambdaEnv({ DYNAMODB_ENDPOINT: dynamoDbEndpoint }),
       ['--expose-gc'],
     );
-    Object.assign(out, result);
+    Object.assign(out.gets, result.gets);
+    Object.assign(out.lookups, result.lookups);
   }
   return out;
 }
