@@ -58,14 +58,17 @@ describe('what is in the bundles', () => {
 
   // docs/operations/alarms.md says a trace has no DynamoDB subsegment: true while nothing instruments
   // the SDK. Adding a tracer fails here, and the docs and alarm descriptions must change with it.
-  test.each(functionList.map((fn) => fn.id))('%s: nothing instruments the AWS SDK for X-Ray', (route) => {
-    const inputs = Object.keys(bundles.get(route)!.metafile.inputs);
-    expect(
-      inputs.filter((i) => /aws-xray-sdk|@aws-lambda-powertools\/tracer|opentelemetry/.test(i)),
-    ).toEqual([]);
-    const code = readFileSync(bundles.get(route)!.file, 'utf8');
-    expect(code).not.toMatch(/captureAWSv3Client|AWSXRay/);
-  });
+  test.each(functionList.map((fn) => fn.id))(
+    '%s: nothing instruments the AWS SDK for X-Ray',
+    (route) => {
+      const inputs = Object.keys(bundles.get(route)!.metafile.inputs);
+      expect(
+        inputs.filter((i) => /aws-xray-sdk|@aws-lambda-powertools\/tracer|opentelemetry/.test(i)),
+      ).toEqual([]);
+      const code = readFileSync(bundles.get(route)!.file, 'utf8');
+      expect(code).not.toMatch(/captureAWSv3Client|AWSXRay/);
+    },
+  );
 
   /** Built-ins a bundle imports statically: each such import makes Node.js build its facade. */
   const staticBuiltins = (name: string) =>
@@ -75,11 +78,16 @@ describe('what is in the bundles', () => {
 
   // functions/sdk/builtins/: the built-ins without ES module facades. Only the banner's
   // node:module (createRequire, for CommonJS dependencies) is imported statically.
-  test.each(functionList.map((fn) => fn.id))('%s: built-ins come through their stand-ins', (route) => {
-    expect(staticBuiltins(route)).toEqual(['module']);
-    const inputs = Object.keys(bundles.get(route)!.metafile.inputs);
-    expect(inputs.filter((i) => i.startsWith('functions/sdk/builtins/')).length).toBeGreaterThan(5);
-  });
+  test.each(functionList.map((fn) => fn.id))(
+    '%s: built-ins come through their stand-ins',
+    (route) => {
+      expect(staticBuiltins(route)).toEqual(['module']);
+      const inputs = Object.keys(bundles.get(route)!.metafile.inputs);
+      expect(inputs.filter((i) => i.startsWith('functions/sdk/builtins/')).length).toBeGreaterThan(
+        5,
+      );
+    },
+  );
 
   test('the stock build imports them statically (the check above can fail)', () => {
     expect(staticBuiltins(STOCK_BUNDLE)).toEqual(expect.arrayContaining(['crypto', 'fs', 'https']));

@@ -14,7 +14,6 @@ import { TEST_CREDENTIALS, TEST_CURSOR_KEY } from './dynamodb.ts';
 
 export { MANY_READS } from './budgets.ts';
 
-
 /**
  * The handlers' clients of this test file: destroyed after its tests, before the file's own
  * afterAll stops the table (this hook is registered first, when the file imports this module),
