@@ -5,6 +5,7 @@
  */
 import type { Results } from '../results.ts';
 import { BUDGETS } from './budgets.ts';
+import { warmCells } from './warm.ts';
 import { type BudgetRow, ms, type ReportPart, table, x, yes } from './format.ts';
 
 export function renderLookups(r: Results): ReportPart | undefined {
@@ -22,16 +23,7 @@ export function renderLookups(r: Results): ReportPart | undefined {
       name,
       w.summaries,
       w.summaries > 1 ? 'UpdateItem + Query, then UpdateItem' : 'UpdateItem + Query',
-      ms(w.handler.p50),
-      ms(w.handler.p99),
-      ms(w.reference.p50),
-      ms(w.reference.p99),
-      x(ratio),
-      x(w.handler.p99 / w.reference.p99),
-      ((w.handler.p50 - w.reference.p50) * 1000).toFixed(0),
-      w.cpuMicros.handler.toFixed(0),
-      w.cpuMicros.reference.toFixed(0),
-      x(w.cpuMicros.handler / w.cpuMicros.reference),
+      ...warmCells(w),
     ];
   });
   const second = entries.flatMap(([name, w]) =>

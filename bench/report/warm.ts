@@ -6,6 +6,25 @@ import type { Results } from '../results.ts';
 import { BUDGETS } from './budgets.ts';
 import { type BudgetRow, ms, type ReportPart, table, x, yes } from './format.ts';
 
+/** A warm case's figures against its reference, as sections 3 and 3b both show them. */
+type WarmFigures = NonNullable<Results['warm']>[string];
+
+/** p50 and p99 of both, their ratios, the p50 overhead in µs, CPU per call of both and their ratio. */
+export function warmCells(w: Pick<WarmFigures, 'handler' | 'reference' | 'cpuMicros'>): string[] {
+  return [
+    ms(w.handler.p50),
+    ms(w.handler.p99),
+    ms(w.reference.p50),
+    ms(w.reference.p99),
+    x(w.handler.p50 / w.reference.p50),
+    x(w.handler.p99 / w.reference.p99),
+    ((w.handler.p50 - w.reference.p50) * 1000).toFixed(0),
+    w.cpuMicros.handler.toFixed(0),
+    w.cpuMicros.reference.toFixed(0),
+    x(w.cpuMicros.handler / w.cpuMicros.reference),
+  ];
+}
+
 export function renderWarm(r: Results): ReportPart | undefined {
   if (!r.warm) return undefined;
   const budgets: BudgetRow[] = [];
@@ -17,19 +36,7 @@ export function renderWarm(r: Results): ReportPart | undefined {
       x(ratio),
       yes(ratio <= BUDGETS.warmP50),
     ]);
-    return [
-      name,
-      ms(w.handler.p50),
-      ms(w.handler.p99),
-      ms(w.reference.p50),
-      ms(w.reference.p99),
-      x(ratio),
-      x(w.handler.p99 / w.reference.p99),
-      ((w.handler.p50 - w.reference.p50) * 1000).toFixed(0),
-      w.cpuMicros.handler.toFixed(0),
-      w.cpuMicros.reference.toFixed(0),
-      x(w.cpuMicros.handler / w.cpuMicros.reference),
-    ];
+    return [name, ...warmCells(w)];
   });
   const n = Object.values(r.warm)[0]?.handler.n ?? 0;
   lines.push(
