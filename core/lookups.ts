@@ -49,7 +49,7 @@ export const INDEX_ATTRIBUTES = {
 const A = INDEX_ATTRIBUTES;
 
 /** What each summary shows (SPEC 10), projected into the indexes of its entity. */
-export const SUMMARY_FIELDS = {
+const SUMMARY_FIELDS = {
   transaction: ['id', 'receipt_no', 'created_at', 'branch', 'customer', 'type', 'total_amount'],
   customer: [
     'id',
@@ -110,14 +110,14 @@ export const INDEX_LIST: readonly IndexLayout[] = Object.values(INDEXES);
 const indexable = (value: string): string | undefined =>
   value !== '' && charCount(value) <= MAX_LOOKUP_CHARS ? value : undefined;
 
-export const paddedId = (id: bigint): string => id.toString().padStart(ID_DIGITS, '0');
+const paddedId = (id: bigint): string => id.toString().padStart(ID_DIGITS, '0');
 
 /** The record id an index sort key ends with: a cursor holds the sort key alone. */
 export function idOfSortKey(sortKey: string): bigint {
   return BigInt(sortKey.slice(sortKey.lastIndexOf(SEPARATOR) + 1));
 }
 /** The sort key of a transaction: its instant (UTC, sortable as text), then its id. */
-export function timeKey(createdAtUtc: string, id: bigint): string {
+function timeKey(createdAtUtc: string, id: bigint): string {
   return `${createdAtUtc}${SEPARATOR}${paddedId(id)}`;
 }
 

@@ -34,7 +34,7 @@ function ttl(env: Env): number {
 }
 
 /** A secret short enough to guess seals nothing: refused at start, never used. */
-export const MIN_CURSOR_KEY_CHARS = 32;
+const MIN_CURSOR_KEY_CHARS = 32;
 
 function cursorKey(env: Env): string {
   const key = required(env, FUNCTION_ENV.cursorKey);
