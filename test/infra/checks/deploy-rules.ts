@@ -436,3 +436,16 @@ test.each(all)("%s: the lookups' indexes are created with the table", (stage) =>
   );
   expect(runbook).toContain('in the order they were first put');
 });
+
+/**
+ * A deleted secret keeps its name for its recovery window (7 to 30 days, Secrets Manager's
+ * DeleteSecret), so a secret with a fixed name would refuse the next create of a destroyed
+ * stage; and a dynamic reference to it is resolved only when CloudFormation deploys (a value
+ * changed by hand reaches the functions at the next deploy: docs/operations/cdk-nag.md).
+ */
+test.each(all)('%s: the cursor secret has no fixed name and goes with its stage', (stage) => {
+  const secrets = resourcesOf(json(stage), 'AWS::SecretsManager::Secret');
+  expect(secrets).toHaveLength(1);
+  const [, secret] = secrets[0]!;
+  expect([secret.Properties!.Name, secret.DeletionPolicy]).toEqual([undefined, 'Delete']);
+});
