@@ -121,14 +121,19 @@ export class Monitoring extends Construct {
       description: `${props.name} alarm notifications`,
       disposable: props.disposable ?? false,
     });
+    // CloudWatch's use of the key, exactly as AWS documents it for alarms that publish to an
+    // encrypted topic (AWS Knowledge Center, "How do I configure a CloudWatch alarm with an
+    // encrypted Amazon SNS topic?"; Amazon SNS Developer Guide, "Enable compatibility between
+    // event sources from AWS services and encrypted topics"): no condition. AWS documents no
+    // aws:SourceAccount or aws:SourceArn on the KMS request CloudWatch makes, so a condition
+    // here could drop every alarm e-mail unseen; which alarms may publish is held by the topic
+    // policy below (this account's alarms only), and the key encrypts nothing but this topic.
     key.addToResourcePolicy(
       new PolicyStatement({
         sid: 'CloudWatchAlarmsEncrypt',
         principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
         actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
         resources: ['*'],
-        // A service principal acts for every account: only this account's alarms may use the key.
-        conditions: { StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID } },
       }),
     );
     this.topic = new Topic(this, 'AlarmTopic', {

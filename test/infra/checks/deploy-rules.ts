@@ -349,7 +349,24 @@ describe.each(all)("%s: each GET function's S3 reach", (stage) => {
  * A service principal acts for every account that uses the service: a key policy that lets one
  * in must hold it to this account (IAM User Guide, "The confused deputy problem"; AWS KMS
  * Developer Guide, "Permissions for AWS services in key policies").
+ *
+ * One named exception: CloudWatch's statement on the alarm topic's key, exactly as AWS documents
+ * it for alarms that publish to an encrypted topic, with no condition (AWS Knowledge Center, "How
+ * do I configure a CloudWatch alarm with an encrypted Amazon SNS topic?"; Amazon SNS Developer
+ * Guide, "Enable compatibility between event sources from AWS services and encrypted topics").
+ * AWS documents no aws:SourceAccount or aws:SourceArn on that KMS request, and a condition the
+ * request does not satisfy drops every alarm e-mail without an error anyone sees. The account is
+ * held where AWS documents it: the topic's policy lets CloudWatch publish for this account's
+ * alarms only, and the key encrypts that topic alone.
  */
+const CLOUDWATCH_ALARMS_KEY_STATEMENT = {
+  Sid: 'CloudWatchAlarmsEncrypt',
+  Effect: 'Allow',
+  Principal: { Service: 'cloudwatch.amazonaws.com' },
+  Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+  Resource: '*',
+};
+
 describe.each(all)('%s: service principals in key policies are held to this account', (stage) => {
   test('every statement of a key policy naming a service has aws:SourceAccount or aws:SourceArn', () => {
     const statements = resourcesOf(json(stage), 'AWS::KMS::Key').flatMap(([id, key]) =>
@@ -357,7 +374,9 @@ describe.each(all)('%s: service principals in key policies are held to this acco
     );
     const forServices = statements.filter(([, st]) => st.Principal?.Service !== undefined);
     expect(forServices.length).toBeGreaterThan(0);
-    for (const [id, st] of forServices) {
+    const sorted = (st: Json) => JSON.stringify(Object.entries(st as object).sort());
+    const documented = (st: Json) => sorted(st) === sorted(CLOUDWATCH_ALARMS_KEY_STATEMENT);
+    for (const [id, st] of forServices.filter(([, st]) => !documented(st))) {
       const keys = Object.values((st.Condition ?? {}) as Record<string, object>).flatMap((c) =>
         Object.keys(c),
       );
@@ -367,6 +386,48 @@ describe.each(all)('%s: service principals in key policies are held to this acco
         expect.arrayContaining([expect.stringMatching(/^aws:Source(Account|Arn)$/)]),
       ]);
     }
+
+    // The exception: once, on the key of the alarm topic, whose policy holds CloudWatch to this
+    // account's alarms.
+    const exceptions = forServices.filter(([, st]) => documented(st)).map(([id]) => id);
+    const topics = resourcesOf(json(stage), 'AWS::SNS::Topic');
+    const alarmTopic = topics.filter(
+      ([, t]) =>
+        JSON.stringify(t.Properties!.KmsMasterKeyId) ===
+        JSON.stringify({ 'Fn::GetAtt': [exceptions[0], 'Arn'] }),
+    );
+    expect([exceptions.length, alarmTopic.length]).toEqual([1, 1]);
+    const [topicId] = alarmTopic[0]!;
+    const publishes = resourcesOf(json(stage), 'AWS::SNS::TopicPolicy')
+      .filter(([, p]) => list<Json>(p.Properties!.Topics).some((t) => t?.Ref === topicId))
+      .flatMap(([, p]) => list<Json>(p.Properties!.PolicyDocument.Statement))
+      .filter(
+        (st) => st.Effect === 'Allow' && st.Principal?.Service === 'cloudwatch.amazonaws.com',
+      );
+    expect(publishes).toEqual([
+      expect.objectContaining({
+        Action: 'sns:Publish',
+        Condition: {
+          StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+          ArnLike: {
+            'aws:SourceArn': {
+              'Fn::Join': [
+                '',
+                [
+                  'arn:',
+                  { Ref: 'AWS::Partition' },
+                  ':cloudwatch:',
+                  { Ref: 'AWS::Region' },
+                  ':',
+                  { Ref: 'AWS::AccountId' },
+                  ':alarm:*',
+                ],
+              ],
+            },
+          },
+        },
+      }),
+    ]);
   });
 });
 
