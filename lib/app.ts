@@ -30,7 +30,7 @@ export function createApp(
   const app = new App({ ...props, context: { ...deployed, ...props.context } });
   const stage = stageFromContext(app.node);
   checkAlarmEmail(deployed, app.node.tryGetContext('alarmEmail'));
-  const settings = settingsFromContext(app.node, stage);
+  const settings = settingsFromContext(app.node);
   checkTimeZoneChange(
     deployed,
     settings.displayTimeZone,

@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Aws, Duration } from 'aws-cdk-lib';
 import {
   AccountRecovery,
   CfnUserPoolRiskConfigurationAttachment,
@@ -7,12 +7,13 @@ import {
   StandardThreatProtectionMode,
   UserPool,
   UserPoolClient,
+  UserPoolEmail,
   UserPoolGroup,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { CUSTOMER_READERS_GROUP } from '../core/groups.ts';
 import { PASSWORD_POLICY } from '../core/password-policy.ts';
-import { defaultThreatProtection, type ThreatProtection } from '../stage/settings.ts';
+import { DEFAULT_THREAT_PROTECTION, type ThreatProtection } from '../stage/settings.ts';
 import { protectedRemovalPolicyFor } from './retention.ts';
 
 /**
@@ -86,8 +87,13 @@ export function threatProtectionReason(mode: ThreatProtection): string {
 export interface IdentityProps {
   /** A test stage's pool (stage/stage.ts): deleted with the stack. @default false */
   readonly disposable?: boolean;
-  /** @default the stage's (defaultThreatProtection in stage/settings.ts) */
+  /** @default DEFAULT_THREAT_PROTECTION (stage/settings.ts): audit */
   readonly threatProtection?: ThreatProtection;
+  /**
+   * Mail to staff through SES from this verified address (Settings.sesFromAddress).
+   * @default Cognito's default e-mail
+   */
+  readonly sesFromAddress?: string;
 }
 
 /**
@@ -104,7 +110,7 @@ export class Identity extends Construct {
   constructor(scope: Construct, id: string, props: IdentityProps = {}) {
     super(scope, id);
     const disposable = props.disposable ?? false;
-    const threatProtection = props.threatProtection ?? defaultThreatProtection({ disposable });
+    const threatProtection = props.threatProtection ?? DEFAULT_THREAT_PROTECTION;
 
     this.userPool = new UserPool(this, 'UserPool', {
       selfSignUpEnabled: false,
@@ -120,6 +126,18 @@ export class Identity extends Construct {
       mfa: Mfa.REQUIRED,
       mfaSecondFactor: { otp: true, sms: false },
       accountRecovery: AccountRecovery.EMAIL_ONLY,
+      // Cognito's default e-mail sends 50 a day per account (Quotas in Amazon Cognito); SES
+      // sends as many as the account's SES quota allows, from the business's own address. The
+      // identity is looked for in the stage's region (the stack has no region of its own at
+      // synth), which Cognito recommends ("Email settings for Amazon Cognito user pools").
+      ...(props.sesFromAddress === undefined
+        ? {}
+        : {
+            email: UserPoolEmail.withSES({
+              fromEmail: props.sesFromAddress,
+              sesRegion: Aws.REGION,
+            }),
+          }),
       // Plus: compromised-credential checks and adaptive authentication (RiskConfiguration below).
       // Staff pools are small, so the per-user price is negligible next to the data at stake.
       featurePlan: FeaturePlan.PLUS,

@@ -14,7 +14,6 @@ import { PROJECT_ROOT } from '../core/project-root.ts';
 import { routes as defaultRoutes, type Route } from '../core/routes.ts';
 import {
   DEFAULT_SETTINGS,
-  defaultThreatProtection,
   settingsToContext,
   validateSettings,
   type Settings,
@@ -50,9 +49,7 @@ export class ReadApiStack extends Stack {
   constructor(scope: Construct, id: string, props: ReadApiStackProps = {}) {
     super(scope, id, props);
     const stage = (this.stage = props.stage ?? DEFAULT_STAGE);
-    const settings = validateSettings(
-      props.settings ?? { ...DEFAULT_SETTINGS, threatProtection: defaultThreatProtection(stage) },
-    );
+    const settings = validateSettings(props.settings ?? DEFAULT_SETTINGS);
     const { disposable } = stage;
     const routes = props.routes ?? defaultRoutes;
 
@@ -63,12 +60,15 @@ export class ReadApiStack extends Stack {
     this.identity = new Identity(this, 'Identity', {
       disposable,
       threatProtection: settings.threatProtection,
+      sesFromAddress: settings.sesFromAddress,
     });
     this.staffApp = new StaffApp(this, 'StaffApp', {
       filesBucket: this.data.bucket,
       accessLogsBucket: this.data.accessLogsBucket,
       removalPolicy: removalPolicyFor(disposable),
       autoDeleteObjects: disposable,
+      priceClass: settings.priceClass,
+      domain: settings.staffPageDomain,
     });
     this.api = new Api(this, 'Api', {
       routes,

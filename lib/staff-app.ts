@@ -31,8 +31,10 @@ import {
   PriceClass,
   ResponseHeadersPolicy,
   S3OriginAccessControl,
+  SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { Bucket, ObjectOwnership, type CfnBucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
@@ -45,6 +47,7 @@ import { PRIVATE_BUCKET, earlierVersionsRule, logBucket } from './data.ts';
 import { INCOMPLETE_UPLOAD_DAYS } from '../core/retention.ts';
 import { AUDIT_RETENTION } from './retention.ts';
 import { PROJECT_ROOT } from '../core/project-root.ts';
+import type { PriceClassName, StaffPageDomain } from '../stage/settings.ts';
 
 /**
  * The regions whose buckets CloudFront delivers no standard logs to: the opt-in regions (Amazon
@@ -89,7 +92,18 @@ export interface StaffAppProps {
   readonly accessLogsBucket: IBucket;
   readonly removalPolicy: RemovalPolicy;
   readonly autoDeleteObjects: boolean;
+  /** The edges that serve the page (Settings.priceClass). */
+  readonly priceClass: PriceClassName;
+  /** The business's own domain and its certificate (Settings.staffPageDomain). */
+  readonly domain?: StaffPageDomain;
 }
+
+/** The construct library's name for each price class setting. */
+const PRICE_CLASS: Record<PriceClassName, PriceClass> = {
+  PriceClass_100: PriceClass.PRICE_CLASS_100,
+  PriceClass_200: PriceClass.PRICE_CLASS_200,
+  PriceClass_All: PriceClass.PRICE_CLASS_ALL,
+};
 
 /**
  * `/app/` and any folder URL below it serve that folder's index.html (S3 has no such notion); the
@@ -106,7 +120,7 @@ const INDEX_REWRITE = `function handler(event) {
 export class StaffApp extends Construct {
   readonly bucket: Bucket;
   readonly distribution: Distribution;
-  /** https://<distribution domain>: the origin the API's CORS allows. */
+  /** https://<the business's domain, or the distribution's>: the origin the API's CORS allows. */
   readonly origin: string;
   /** The page's address, the stack output StaffAppUrl. */
   readonly url: string;
@@ -208,7 +222,20 @@ export class StaffApp extends Construct {
       // The root answers the function's redirect; were it ever reached, it would be the page.
       defaultRootObject: `${STAFF_APP_PATH.slice(1)}index.html`,
       httpVersion: HttpVersion.HTTP2_AND_3,
-      priceClass: PriceClass.PRICE_CLASS_100,
+      priceClass: PRICE_CLASS[props.priceClass],
+      // On the business's own domain, TLS 1.2 at least: on *.cloudfront.net CloudFront sets the
+      // policy itself and accepts TLS 1.0 (docs/decisions/0027).
+      ...(props.domain === undefined
+        ? {}
+        : {
+            domainNames: [props.domain.name],
+            certificate: Certificate.fromCertificateArn(
+              this,
+              'Certificate',
+              props.domain.certificateArn,
+            ),
+            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+          }),
     });
     // Standard logging (legacy) where CloudFront delivers it, no Logging elsewhere: set in the
     // template, since CDK's logBucket cannot be made conditional.
@@ -220,7 +247,7 @@ export class StaffApp extends Construct {
         Aws.NO_VALUE,
       ),
     );
-    this.origin = `https://${this.distribution.distributionDomainName}`;
+    this.origin = `https://${props.domain?.name ?? this.distribution.distributionDomainName}`;
     this.url = `${this.origin}${STAFF_APP_PATH}`;
 
     for (const [rule, reason] of [
@@ -240,14 +267,18 @@ export class StaffApp extends Construct {
         'Access logs are on wherever CloudFront delivers them (every region but the opt-in ' +
           'ones, NO_CLOUDFRONT_LOGS_REGIONS), set through Fn::If, which this rule does not read.',
       ],
-      [
-        'AwsSolutions-CFR4',
-        "The distribution uses CloudFront's default certificate (*.cloudfront.net), for which " +
-          'CloudFront allows TLSv1 at the viewer whatever the setting; TLSv1.2_2021 applies once ' +
-          'a custom domain and certificate are added.',
-      ],
     ] as const)
       Validations.of(this.distribution).acknowledge({ id: rule, reason });
+    // Only on *.cloudfront.net: with the business's domain the policy is TLSv1.2_2021 and the
+    // rule holds.
+    if (props.domain === undefined)
+      Validations.of(this.distribution).acknowledge({
+        id: 'AwsSolutions-CFR4',
+        reason:
+          "The distribution uses CloudFront's default certificate (*.cloudfront.net), for which " +
+          'CloudFront allows TLSv1 at the viewer whatever the setting; TLSv1.2_2021 applies with ' +
+          'the staffPageDomain and staffPageCertificateArn settings.',
+      });
   }
 
   /** Puts the page and its config.json in the bucket, and clears CloudFront's copies. */

@@ -1,4 +1,4 @@
-import { SettingsError, type ContextSource, type Stage } from './stage.ts';
+import { EMAIL, SettingsError, type ContextSource, type Stage } from './stage.ts';
 import {
   CURRENCY_RULE,
   DEFAULT_CURRENCY,
@@ -69,10 +69,35 @@ export interface Settings {
   /**
    * What the user pool's threat protection does (lib/identity.ts): `enforced` (Cognito's
    * full-function mode: blocks and challenges as configured) or `audit` (audit-only: scores and
-   * logs every sign-in, blocks nothing). Context `threatProtection`; the default depends on the
-   * stage (defaultThreatProtection).
+   * logs every sign-in, blocks nothing). Context `threatProtection`; DEFAULT_THREAT_PROTECTION
+   * says why every stage starts in audit.
    */
   readonly threatProtection: ThreatProtection;
+  /**
+   * The CloudFront edges that serve the staff page (lib/staff-app.ts), as CloudFront names its
+   * price classes. Context `priceClass`; DEFAULT_PRICE_CLASS says why the default.
+   */
+  readonly priceClass: PriceClassName;
+  /**
+   * The address Cognito's mail to staff comes from through Amazon SES (temporary passwords of
+   * `npm run access -- add`, password resets), an identity verified in SES in the stage's region;
+   * undefined leaves Cognito's default e-mail, whose daily limit is small
+   * (docs/operations/users-and-access.md). Context `sesFromAddress`; `-c sesFromAddress=` ends it.
+   */
+  readonly sesFromAddress?: string;
+  /**
+   * The staff page on the business's own domain: its name and an ACM certificate for it in
+   * us-east-1 (CloudFront takes certificates from there only). Undefined serves the page on the
+   * distribution's own *.cloudfront.net name. Context `staffPageDomain` and
+   * `staffPageCertificateArn`, both or neither (docs/decisions/0027).
+   */
+  readonly staffPageDomain?: StaffPageDomain;
+}
+
+/** The staff page's own domain (Settings.staffPageDomain). */
+export interface StaffPageDomain {
+  readonly name: string;
+  readonly certificateArn: string;
 }
 
 /**
@@ -99,25 +124,52 @@ export const THREAT_PROTECTION_MODES = ['audit', 'enforced'] as const;
 export type ThreatProtection = (typeof THREAT_PROTECTION_MODES)[number];
 
 /**
- * The one rule for a stage's default threat protection mode. A stage that keeps its data (the
- * default stack, and every named stage not marked disposable) enforces: the team decided on
- * full-function protection, and the default stack has run it since its first deploy, so a
- * default of `audit` would silently weaken a pool already in production. A disposable stage
- * audits: it holds test users and no customer data, and its sign-ins come from CI runners'
- * ever-changing addresses, which Cognito scores as unfamiliar and could block in the middle of
- * the smoke test. AWS advises two weeks or more of audit-only mode before full-function mode:
- * a new production stage is deployed first with `-c threatProtection=audit`
- * (docs/operations.md).
+ * Every stage's first deploy audits: AWS advises two weeks or more of audit-only mode before
+ * full-function mode (Cognito Developer Guide, "Threat protection"), and no stage has run yet.
+ * Enforcing is one setting, `-c threatProtection=enforced`, which the stage then keeps
+ * (stage/deployed-settings.ts); decision 10 says when and what to look at first. A disposable
+ * stage stays in audit: CI runners' ever-changing addresses would score as unfamiliar.
  */
-export function defaultThreatProtection(stage: Pick<Stage, 'disposable'>): ThreatProtection {
-  return stage.disposable ? 'audit' : 'enforced';
-}
+export const DEFAULT_THREAT_PROTECTION: ThreatProtection = 'audit';
 
 function isThreatProtection(value: unknown): value is ThreatProtection {
   return (THREAT_PROTECTION_MODES as readonly unknown[]).includes(value);
 }
 
 const THREAT_PROTECTION_RULE = THREAT_PROTECTION_MODES.join(' or ');
+
+/** CloudFront's price classes, by the names CloudFormation and the CLI use. */
+export const PRICE_CLASSES = ['PriceClass_100', 'PriceClass_200', 'PriceClass_All'] as const;
+export type PriceClassName = (typeof PRICE_CLASSES)[number];
+
+/**
+ * Price class 200 has edges in the Philippines, where the staff work; 100 has none in Asia, so
+ * Manila would be served from another continent. Edges there cost more per GB (Amazon
+ * CloudFront pricing), which a page of a few small files hardly feels. `PriceClass_All` adds
+ * South America, Australia and New Zealand.
+ */
+export const DEFAULT_PRICE_CLASS: PriceClassName = 'PriceClass_200';
+
+const PRICE_CLASS_RULE = PRICE_CLASSES.join(', ');
+
+/** A host name such as staff.example.com: lower-case labels of letters, digits and hyphens. */
+const HOST_NAME =
+  /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const STAFF_PAGE_DOMAIN_RULE =
+  'a lower-case host name such as staff.example.com, not under cloudfront.net';
+/**
+ * An ACM certificate in us-east-1: CloudFront uses certificates from that region only (Amazon
+ * CloudFront Developer Guide, "Requirements for using SSL/TLS certificates with CloudFront").
+ */
+const CLOUDFRONT_CERTIFICATE_ARN =
+  /^arn:aws:acm:us-east-1:[0-9]{12}:certificate\/[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}$/;
+const CERTIFICATE_RULE =
+  'the ARN of an ACM certificate in us-east-1 (arn:aws:acm:us-east-1:<account>:certificate/<id>)';
+
+/** An optional text setting from context: absent or empty is none (`-c key=` ends a kept one). */
+function optionalText(value: unknown): string | undefined {
+  return value === undefined || value === null || value === '' ? undefined : String(value);
+}
 
 /**
  * The default concurrency, and the most allowed: a new on-demand table takes about 4,000 writes
@@ -160,7 +212,8 @@ export const DEFAULT_SETTINGS: Settings = {
   readBudgets: DEFAULT_READ_BUDGETS,
   importConcurrency: IMPORT_CONCURRENCY.default,
   importFileCheck: true,
-  threatProtection: defaultThreatProtection({ disposable: false }),
+  threatProtection: DEFAULT_THREAT_PROTECTION,
+  priceClass: DEFAULT_PRICE_CLASS,
 };
 
 export { SettingsError };
@@ -214,6 +267,25 @@ export function validateSettings(settings: Settings): Settings {
     throw new SettingsError(
       `threatProtection must be ${THREAT_PROTECTION_RULE}, got: ${JSON.stringify(settings.threatProtection)}`,
     );
+  if (!(PRICE_CLASSES as readonly unknown[]).includes(settings.priceClass))
+    throw new SettingsError(
+      `priceClass must be ${PRICE_CLASS_RULE}, got: ${JSON.stringify(settings.priceClass)}`,
+    );
+  if (settings.sesFromAddress !== undefined && !EMAIL.test(settings.sesFromAddress))
+    throw new SettingsError(
+      `sesFromAddress must be an e-mail address verified in SES, got: ${JSON.stringify(settings.sesFromAddress)}`,
+    );
+  const domain = settings.staffPageDomain;
+  if (domain !== undefined) {
+    if (!HOST_NAME.test(domain.name) || /(?:^|\.)cloudfront\.net$/.test(domain.name))
+      throw new SettingsError(
+        `staffPageDomain must be ${STAFF_PAGE_DOMAIN_RULE}, got: ${JSON.stringify(domain.name)}`,
+      );
+    if (!CLOUDFRONT_CERTIFICATE_ARN.test(domain.certificateArn))
+      throw new SettingsError(
+        `staffPageCertificateArn must be ${CERTIFICATE_RULE}, got: ${JSON.stringify(domain.certificateArn)}`,
+      );
+  }
   try {
     validateReadBudgets(settings.readBudgets);
   } catch (error) {
@@ -246,14 +318,8 @@ function list(raw: unknown): string[] {
     .filter((s) => s !== '');
 }
 
-/**
- * Reads the settings from CDK context, falling back to the defaults; those that depend on the
- * stage (threat protection) take the stage's (stage/stage.ts `stageFromContext`).
- */
-export function settingsFromContext(
-  node: ContextSource,
-  stage: Pick<Stage, 'disposable'> = { disposable: false },
-): Settings {
+/** Reads the settings from CDK context, falling back to the defaults. */
+export function settingsFromContext(node: ContextSource): Settings {
   const ttl = node.tryGetContext('signatureUrlTtlSeconds') as unknown;
   const zone = node.tryGetContext('displayTimeZone') as unknown;
   const currency = node.tryGetContext('currency') as unknown;
@@ -283,6 +349,16 @@ export function settingsFromContext(
       `importFileCheck must be true or false, got: ${JSON.stringify(fileCheck)}`,
     );
   const threatProtection = node.tryGetContext('threatProtection') as unknown;
+  const priceClass = node.tryGetContext('priceClass') as unknown;
+  const sesFromAddress = optionalText(node.tryGetContext('sesFromAddress'));
+  const domainName = optionalText(node.tryGetContext('staffPageDomain'));
+  const certificateArn = optionalText(node.tryGetContext('staffPageCertificateArn'));
+  // Both or neither: CloudFront serves a domain only with a certificate for it, and a
+  // certificate alone names no domain.
+  if ((domainName === undefined) !== (certificateArn === undefined))
+    throw new SettingsError(
+      'staffPageDomain and staffPageCertificateArn go together: give both, or neither',
+    );
   const writes = warmSetting(
     'tableWarmWritesPerSecond',
     TABLE_WARM_WRITES,
@@ -290,10 +366,15 @@ export function settingsFromContext(
   );
   return validateSettings({
     ...(writes === undefined ? {} : { tableWarmWritesPerSecond: writes }),
+    ...(sesFromAddress === undefined ? {} : { sesFromAddress }),
+    ...(domainName === undefined || certificateArn === undefined
+      ? {}
+      : { staffPageDomain: { name: domainName, certificateArn } }),
     threatProtection:
       threatProtection === undefined
-        ? defaultThreatProtection(stage)
+        ? DEFAULT_THREAT_PROTECTION
         : (threatProtection as ThreatProtection),
+    priceClass: priceClass === undefined ? DEFAULT_PRICE_CLASS : (priceClass as PriceClassName),
     importConcurrency: concurrency === undefined ? IMPORT_CONCURRENCY.default : Number(concurrency),
     importFileCheck: fileCheck === undefined || fileCheck === true || fileCheck === 'true',
     signatureUrlTtlSeconds:
@@ -329,6 +410,14 @@ export function settingsToContext(
     importConcurrency: settings.importConcurrency,
     importFileCheck: settings.importFileCheck,
     threatProtection: settings.threatProtection,
+    priceClass: settings.priceClass,
+    ...(settings.sesFromAddress === undefined ? {} : { sesFromAddress: settings.sesFromAddress }),
+    ...(settings.staffPageDomain === undefined
+      ? {}
+      : {
+          staffPageDomain: settings.staffPageDomain.name,
+          staffPageCertificateArn: settings.staffPageDomain.certificateArn,
+        }),
     ...(settings.tableWarmWritesPerSecond === undefined
       ? {}
       : { tableWarmWritesPerSecond: settings.tableWarmWritesPerSecond }),

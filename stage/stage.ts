@@ -35,8 +35,11 @@ export interface Stage {
  * and short enough that generated function and alarm names keep a readable stage in them.
  */
 const STAGE_NAME = /^[a-z](?:[a-z0-9]|-(?=[a-z0-9])){0,19}$/;
-/** One @, no spaces, a dot in the domain: a typo is caught at synth, not by a silent topic. */
-const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
+/**
+ * One @, no spaces, a dot in the domain: a typo is caught at synth, not by a silent topic or a
+ * user pool whose mail goes nowhere (the alarm e-mail here, `sesFromAddress` in settings.ts).
+ */
+export const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 
 export const DEFAULT_STAGE: Stage = {
   name: undefined,

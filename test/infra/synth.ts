@@ -29,6 +29,19 @@ export const DISPOSABLE_DEV_CONTEXT = {
   alarmEmail: 'ops@example.com',
 } as const;
 
+/**
+ * The default stage with every optional stage setting of issue 54 given: the staff page on the
+ * business's own domain (a certificate ARN of ACM's form, in us-east-1), all CloudFront edges,
+ * and staff mail through SES.
+ */
+export const OWN_DOMAIN_CONTEXT = {
+  staffPageDomain: 'staff.example.com',
+  staffPageCertificateArn:
+    'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d',
+  priceClass: 'PriceClass_All',
+  sesFromAddress: 'staff-access@example.com',
+} as const;
+
 export interface Synthesized {
   readonly app: App;
   readonly stack: ReadApiStack;

@@ -1,13 +1,13 @@
 /**
- * AWS's CloudFormation linter over both stages' templates (the default, and a named disposable
- * stage with an alarm e-mail): nothing but W3005, the dependency CDK states twice on purpose
+ * AWS's CloudFormation linter over the stages' templates (the default, a named disposable stage
+ * with an alarm e-mail, and the default with its optional settings): nothing but W3005, the dependency CDK states twice on purpose
  * (a function's role, also reached by GetAtt). Where `cfn-lint` is not installed the test is
  * skipped and says so, as the browser test does for Chromium.
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { BASE_STACK_NAME } from '../../../stage/stage.ts';
-import { DISPOSABLE_DEV_CONTEXT, synthesize } from '../synth.ts';
+import { DISPOSABLE_DEV_CONTEXT, OWN_DOMAIN_CONTEXT, synthesize } from '../synth.ts';
 import { outputOf } from '../../support/output-of.ts';
 
 /** What cfn-lint may report: CDK's usual W3005. */
@@ -34,10 +34,12 @@ describeWithLinter(`cfn-lint (${version ?? 'not installed'})`, () => {
       DISPOSABLE_DEV_CONTEXT,
       `${BASE_STACK_NAME}-${DISPOSABLE_DEV_CONTEXT.stage}`,
     ],
+    // Aliases, an ACM certificate and SES mail, which the other two do not have.
+    ['the default stage on its own domain', OWN_DOMAIN_CONTEXT, BASE_STACK_NAME],
   ] as const;
   const templateOf = (context: Record<string, unknown>, stackName: string) =>
     join(synthesize({ context }).outdir, `${stackName}.template.json`);
-  /** One cfn-lint run over both templates: its start is most of its time. */
+  /** One cfn-lint run over every template: its start is most of its time. */
   let lint: { stdout: string; stderr: string };
   beforeAll(async () => {
     const templates = stages.map(([, context, stackName]) => templateOf(context, stackName));

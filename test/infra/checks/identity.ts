@@ -7,6 +7,7 @@ import { threatProtectionReason, type Identity } from '../../../lib/identity.ts'
 import { PROJECT_ROOT } from '../../../core/project-root.ts';
 import {
   DISPOSABLE_DEV_CONTEXT,
+  OWN_DOMAIN_CONTEXT,
   onlyResource,
   synthesize,
   type CfnTemplate,
@@ -15,9 +16,12 @@ import {
 
 let s: Synthesized;
 let dev: Synthesized;
+/** The default stage as `-c threatProtection=enforced` deploys it, after its weeks in audit. */
+let enforced: Synthesized;
 beforeAll(() => {
   s = synthesize();
   dev = synthesize({ context: DISPOSABLE_DEV_CONTEXT });
+  enforced = synthesize({ context: { threatProtection: 'enforced' } });
 });
 
 /** What the construct says of its sign-in flows (threatProtectionReason, the docs' words). */
@@ -69,22 +73,25 @@ test('the pool: no self sign-up, sign-in by e-mail, strong passwords, MFA requir
   expect(pool.DeletionPolicy).toBe('Retain');
 });
 
-test('the pool is on the Plus plan with threat protection enforced', () => {
+test('the pool is on the Plus plan with threat protection in audit on a first deploy', () => {
   const [, pool] = onlyResource(s.json, 'AWS::Cognito::UserPool');
   expect(pool.Properties).toMatchObject({
     UserPoolTier: 'PLUS',
-    UserPoolAddOns: { AdvancedSecurityMode: 'ENFORCED' },
+    UserPoolAddOns: { AdvancedSecurityMode: 'AUDIT' },
   });
 });
 
-/** Issue 23: the mode is a stage setting; a disposable stage (CI's smoke) audits by default. */
+/**
+ * Issue 23: the mode is a stage setting. Issue 54: every stage starts in audit, as AWS advises;
+ * enforcing is `-c threatProtection=enforced`.
+ */
 test('threat protection mode per stage and per -c threatProtection', () => {
-  expect(advancedSecurityMode(s.json)).toBe('ENFORCED');
+  expect(advancedSecurityMode(s.json)).toBe('AUDIT');
   expect(advancedSecurityMode(dev.json)).toBe('AUDIT');
-  const cases = [
-    [{ threatProtection: 'audit' }, 'AUDIT'],
+  const cases: [Record<string, unknown>, 'AUDIT' | 'ENFORCED'][] = [
+    [{ threatProtection: 'enforced' }, 'ENFORCED'],
     [{ ...DISPOSABLE_DEV_CONTEXT, threatProtection: 'enforced' }, 'ENFORCED'],
-  ] as const;
+  ];
   for (const [context, mode] of cases) {
     const other = synthesize({ context });
     expect(advancedSecurityMode(other.json)).toBe(mode);
@@ -163,8 +170,9 @@ const COMPROMISED_CREDENTIALS_CHECKED = new Set([
 ]);
 
 describe.each([
-  ['default stage (enforced)', () => s],
+  ['default stage (audit)', () => s],
   ['disposable dev stage (audit)', () => dev],
+  ['default stage with -c threatProtection=enforced', () => enforced],
 ])(
   '%s: the sign-in flows statement says what happens to each flow the client allows',
   (_n, get) => {
@@ -204,7 +212,7 @@ describe.each([
 );
 
 test('the sign-in flows statement says what is configured, and only that', () => {
-  const reason = flowsOf(s.stack.identity);
+  const reason = flowsOf(enforced.stack.identity);
   expect(reason).toContain(
     'account takeover risk: high is blocked; low and medium go on to the second factor every ' +
       'sign-in meets (the medium action, an MFA challenge if the user has TOTP, adds nothing ' +
@@ -213,4 +221,35 @@ test('the sign-in flows statement says what is configured, and only that', () =>
   expect(reason).toContain('no notification e-mails.');
   // The earlier wordings: a challenge for every risky sign-in of enrolled users; MFA optional.
   expect(reason).not.toMatch(/challenges risky sign-ins|allowed otherwise|OPTIONAL/);
+});
+
+/** Issue 54: Cognito's default e-mail sends 50 a day; a stage may send through SES instead. */
+test("staff mail: Cognito's default e-mail unless sesFromAddress names a verified SES address", () => {
+  const emailOf = (json: CfnTemplate) =>
+    onlyResource(json, 'AWS::Cognito::UserPool')[1].Properties!.EmailConfiguration;
+  for (const json of [s.json, dev.json])
+    expect(emailOf(json) ?? { EmailSendingAccount: 'COGNITO_DEFAULT' }).toEqual({
+      EmailSendingAccount: 'COGNITO_DEFAULT',
+    });
+  const ses = synthesize({ context: OWN_DOMAIN_CONTEXT });
+  expect(OWN_DOMAIN_CONTEXT.sesFromAddress).toBe('staff-access@example.com');
+  expect(emailOf(ses.json)).toEqual({
+    EmailSendingAccount: 'DEVELOPER',
+    From: 'staff-access@example.com',
+    // The identity in the stage's own region, the stack being region-agnostic.
+    SourceArn: {
+      'Fn::Join': [
+        '',
+        [
+          'arn:',
+          { Ref: 'AWS::Partition' },
+          ':ses:',
+          { Ref: 'AWS::Region' },
+          ':',
+          { Ref: 'AWS::AccountId' },
+          ':identity/staff-access@example.com',
+        ],
+      ],
+    },
+  });
 });

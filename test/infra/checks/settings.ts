@@ -6,7 +6,6 @@ import {
   settingsFromContext,
   settingsToContext,
 } from '../../../stage/settings.ts';
-import { stageFromContext } from '../../../stage/stage.ts';
 import {
   CDK_JSON_CONTEXT,
   onlyResource,
@@ -15,6 +14,10 @@ import {
   synthesize,
   type Synthesized,
 } from '../synth.ts';
+
+/** A certificate ARN of the form ACM gives, in us-east-1 as CloudFront requires. */
+const CERTIFICATE_ARN =
+  'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d';
 
 let s: Synthesized;
 beforeAll(() => {
@@ -53,7 +56,8 @@ test('the documented defaults are in code, none in cdk.json: TTL 300 s, Asia/Man
     readBudgets: { customers: 60, transactions: 300, windowSeconds: 300 },
     importConcurrency: 10,
     importFileCheck: true,
-    threatProtection: 'enforced',
+    threatProtection: 'audit',
+    priceClass: 'PriceClass_200',
   });
 });
 
@@ -74,17 +78,53 @@ test("a backfill's warm write throughput reaches the table only when asked for",
     expect(index.WarmThroughput).toBeUndefined();
 });
 
-test('threat protection: enforced by default, audited by default in a disposable stage, -c overrides', () => {
+/** Issue 54: AWS advises two weeks of audit first, and no stage has run yet. */
+test('threat protection: audit on every stage by default, enforced by one setting, which is kept', () => {
   const read = (context: Record<string, unknown>) =>
-    settingsFromContext(
-      new App({ outdir: scratchOutdir(), context }).node,
-      stageFromContext(new App({ outdir: scratchOutdir(), context }).node),
-    ).threatProtection;
-  expect(read({})).toBe('enforced');
-  expect(read({ stage: 'staging' })).toBe('enforced');
-  expect(read({ stage: 'ci', disposable: 'true' })).toBe('audit');
-  expect(read({ threatProtection: 'audit' })).toBe('audit');
-  expect(read({ stage: 'ci', disposable: 'true', threatProtection: 'enforced' })).toBe('enforced');
+    settingsFromContext(new App({ outdir: scratchOutdir(), context }).node);
+  expect(read({}).threatProtection).toBe('audit');
+  expect(read({ stage: 'staging' }).threatProtection).toBe('audit');
+  expect(read({ stage: 'ci', disposable: 'true' }).threatProtection).toBe('audit');
+  const enforced = read({ stage: 'staging', threatProtection: 'enforced' });
+  expect(enforced.threatProtection).toBe('enforced');
+  // A later plain deploy reads the kept context back (stage/deployed-settings.ts).
+  const kept = settingsToContext(enforced, { disposable: false, alarmEmail: undefined });
+  expect(read({ ...kept, stage: 'staging' }).threatProtection).toBe('enforced');
+});
+
+/** Issue 54: the page's edges, SES mail and own domain, read, checked and kept. */
+test('priceClass, sesFromAddress and the staff page domain round-trip through the kept settings', () => {
+  const read = (context: Record<string, unknown>) =>
+    settingsFromContext(new App({ outdir: scratchOutdir(), context }).node);
+  const given = {
+    priceClass: 'PriceClass_All',
+    sesFromAddress: 'staff-access@makati-forex.example.com',
+    staffPageDomain: 'staff.makati-forex.example.com',
+    staffPageCertificateArn: CERTIFICATE_ARN,
+  };
+  const settings = read(given);
+  expect(settings).toMatchObject({
+    priceClass: 'PriceClass_All',
+    sesFromAddress: 'staff-access@makati-forex.example.com',
+    staffPageDomain: { name: 'staff.makati-forex.example.com', certificateArn: CERTIFICATE_ARN },
+  });
+  const kept = settingsToContext(settings, { disposable: false, alarmEmail: undefined });
+  expect(kept).toMatchObject(given);
+  expect(read(kept)).toEqual(settings);
+  // Empty on the command line ends a kept one, as `-c alarmEmail=` does.
+  const ended = read({
+    ...kept,
+    sesFromAddress: '',
+    staffPageDomain: '',
+    staffPageCertificateArn: '',
+  });
+  expect(ended.sesFromAddress).toBeUndefined();
+  expect(ended.staffPageDomain).toBeUndefined();
+  expect(
+    Object.keys(settingsToContext(ended, { disposable: false, alarmEmail: undefined })),
+  ).toEqual(
+    expect.not.arrayContaining(['sesFromAddress', 'staffPageDomain', 'staffPageCertificateArn']),
+  );
 });
 
 test('context values reach every function environment', () => {
@@ -162,6 +202,37 @@ test.each([
   [{ tableWarmWritesPerSecond: '30k' }, /tableWarmWritesPerSecond/],
   [{ threatProtection: 'off' }, /threatProtection must be audit or enforced, got: "off"/],
   [{ threatProtection: 'ENFORCED' }, /threatProtection must be audit or enforced/],
+  [
+    { priceClass: '100' },
+    /priceClass must be PriceClass_100, PriceClass_200, PriceClass_All, got: "100"/,
+  ],
+  [{ priceClass: 'PRICE_CLASS_200' }, /priceClass must be/],
+  [{ sesFromAddress: 'staff-access' }, /sesFromAddress must be an e-mail address/],
+  [{ sesFromAddress: 'a b@example.com' }, /sesFromAddress must be an e-mail address/],
+  [
+    { staffPageDomain: 'staff.example.com' },
+    /staffPageDomain and staffPageCertificateArn go together/,
+  ],
+  [{ staffPageCertificateArn: CERTIFICATE_ARN }, /go together: give both, or neither/],
+  [
+    { staffPageDomain: 'https://staff.example.com', staffPageCertificateArn: CERTIFICATE_ARN },
+    /staffPageDomain must be a lower-case host name/,
+  ],
+  [
+    { staffPageDomain: 'Staff.Example.com', staffPageCertificateArn: CERTIFICATE_ARN },
+    /staffPageDomain must be/,
+  ],
+  [
+    { staffPageDomain: 'd111111abcdef8.cloudfront.net', staffPageCertificateArn: CERTIFICATE_ARN },
+    /staffPageDomain must be .*not under cloudfront\.net/,
+  ],
+  [
+    {
+      staffPageDomain: 'staff.example.com',
+      staffPageCertificateArn: CERTIFICATE_ARN.replace('us-east-1', 'ap-southeast-1'),
+    },
+    /staffPageCertificateArn must be the ARN of an ACM certificate in us-east-1/,
+  ],
 ])('synth refuses context %j', (context, message) => {
   expect(() =>
     createApp({ outdir: scratchOutdir(), context: { ...CDK_JSON_CONTEXT, ...context } }),

@@ -8,7 +8,11 @@ import { join } from 'node:path';
 import { securityHeaders } from '../../../staff-app/security-headers.ts';
 import { NO_CLOUDFRONT_LOGS_REGIONS } from '../../../lib/staff-app.ts';
 import { DEFAULT_BUSINESS_NAME } from '../../../stage/settings.ts';
+import { Validations } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
 import {
+  DISPOSABLE_DEV_CONTEXT,
+  OWN_DOMAIN_CONTEXT,
   bothStages,
   onlyResource,
   resourcesOf,
@@ -210,4 +214,56 @@ test('-c businessName reaches the page, as written (a printed KYC record heads w
   const s = synthesize({ context: { businessName: 'Makati Forex & Remittance Corp.' } });
   const config = JSON.parse(deployedFile(s, 'config.json')) as Record<string, unknown>;
   expect(config.businessName).toBe('Makati Forex & Remittance Corp.');
+});
+
+/** The AwsSolutions rules acknowledged on a construct. */
+function acknowledged(construct: IConstruct): string[] {
+  return construct.node.metadata
+    .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+    .flatMap((m) => Object.keys(m.data as Record<string, string>));
+}
+
+/** Issue 54: staff in Manila are served from edges in Asia, which price class 100 has none of. */
+test('the page is served by price class 200 (edges in the Philippines) unless -c priceClass says otherwise', () => {
+  const priceClass = (s: Synthesized) =>
+    onlyResource(s.json, 'AWS::CloudFront::Distribution')[1].Properties!.DistributionConfig
+      .PriceClass as string;
+  expect(priceClass(synthesize())).toBe('PriceClass_200');
+  expect(priceClass(synthesize({ context: DISPOSABLE_DEV_CONTEXT }))).toBe('PriceClass_200');
+  expect(priceClass(synthesize({ context: OWN_DOMAIN_CONTEXT }))).toBe('PriceClass_All');
+});
+
+/**
+ * Issue 54 (decision 27): on *.cloudfront.net CloudFront accepts TLS 1.0 at the viewer; on the
+ * business's own domain and certificate the policy is TLS 1.2, and the page's origin is that
+ * domain everywhere it is named.
+ */
+test("the staff page on the business's own domain: its certificate, TLS 1.2, and its origin in CORS and StaffAppUrl", () => {
+  const s = synthesize({ context: OWN_DOMAIN_CONTEXT });
+  const [, distribution] = onlyResource(s.json, 'AWS::CloudFront::Distribution');
+  const config = distribution.Properties!.DistributionConfig;
+  expect(config.Aliases).toEqual([OWN_DOMAIN_CONTEXT.staffPageDomain]);
+  expect(config.ViewerCertificate).toEqual({
+    AcmCertificateArn: OWN_DOMAIN_CONTEXT.staffPageCertificateArn,
+    MinimumProtocolVersion: 'TLSv1.2_2021',
+    SslSupportMethod: 'sni-only',
+  });
+  const origin = `https://${OWN_DOMAIN_CONTEXT.staffPageDomain}`;
+  expect(s.stack.staffApp.origin).toBe(origin);
+  expect(s.json.Outputs!.StaffAppUrl!.Value).toBe(`${origin}/app/`);
+  const [, api] = onlyResource(s.json, 'AWS::ApiGatewayV2::Api');
+  expect(api.Properties!.CorsConfiguration.AllowOrigins).toEqual([origin]);
+  // CFR4 holds there: nothing acknowledges it.
+  expect(acknowledged(s.stack.staffApp.distribution)).not.toContainEqual(
+    expect.stringContaining('AwsSolutions-CFR4'),
+  );
+
+  // Without the setting: CloudFront's own name and certificate, and CFR4 acknowledged for it.
+  const plain = synthesize();
+  const [, plainDistribution] = onlyResource(plain.json, 'AWS::CloudFront::Distribution');
+  expect(plainDistribution.Properties!.DistributionConfig.Aliases).toBeUndefined();
+  expect(plainDistribution.Properties!.DistributionConfig.ViewerCertificate).toBeUndefined();
+  expect(acknowledged(plain.stack.staffApp.distribution)).toContainEqual(
+    expect.stringContaining('AwsSolutions-CFR4'),
+  );
 });
