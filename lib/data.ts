@@ -1,4 +1,4 @@
-import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import {
   AttributeType,
   BillingMode,
@@ -17,7 +17,11 @@ import {
 } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { stageKey } from './keys.ts';
-import { protectedRemovalPolicyFor, removalPolicyFor } from './retention.ts';
+import {
+  logBucketRemovalPolicyFor,
+  protectedRemovalPolicyFor,
+  removalPolicyFor,
+} from './retention.ts';
 import {
   AUDIT_RETENTION_DAYS,
   FILES_RETENTION,
@@ -59,12 +63,12 @@ export function earlierVersionsRule(days: number): LifecycleRule {
  * as long (lib/retention.ts). Versioned, so that a log deleted by hand stays for a day; what
  * expires or is deleted leaves only a delete marker, removed in turn.
  */
-export function logBucket(removalPolicy: RemovalPolicy, autoDeleteObjects: boolean): BucketProps {
+export function logBucket(disposable: boolean): BucketProps {
   return {
     ...PRIVATE_BUCKET,
     versioned: true,
-    removalPolicy,
-    autoDeleteObjects,
+    removalPolicy: logBucketRemovalPolicyFor(disposable),
+    autoDeleteObjects: disposable,
     lifecycleRules: [
       {
         id: 'expire-with-the-audit-trail',
@@ -151,11 +155,7 @@ export class Data extends Construct {
       });
     }
 
-    this.accessLogsBucket = new Bucket(
-      this,
-      'AccessLogsBucket',
-      logBucket(removalPolicy, autoDeleteObjects),
-    );
+    this.accessLogsBucket = new Bucket(this, 'AccessLogsBucket', logBucket(disposable));
     this.filesKey = stageKey(this, 'FilesKey', {
       description: 'The files bucket: ID photos, signatures, attachments',
       disposable,

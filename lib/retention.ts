@@ -1,5 +1,6 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
-import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { CfnResource, RemovalPolicy, type Stack } from 'aws-cdk-lib';
+import { type CfnLogGroup, type ILogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AUDIT_RETENTION_DAYS } from '../core/retention.ts';
 
 /** The log groups' retention: the audit trail's (core/retention.ts), as CloudWatch Logs names it. */
@@ -24,4 +25,45 @@ export function removalPolicyFor(disposable: boolean): RemovalPolicy {
  */
 export function protectedRemovalPolicyFor(disposable: boolean): RemovalPolicy {
   return disposable ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
+}
+
+/**
+ * The same for a bucket that log delivery writes to (S3's server access logs, CloudFront's): the
+ * delivery is asynchronous and may land at any time after the create began, so a rolled-back
+ * create could not be sure to delete it (S3 deletes no bucket that holds an object, a version or
+ * a delete marker). Kept then too, under its generated name; a disposable stage empties it.
+ */
+export function logBucketRemovalPolicyFor(disposable: boolean): RemovalPolicy {
+  return disposable ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
+}
+
+/**
+ * The audit trail's log groups of a kept stage (SPEC 8: the functions' audit events, the API's
+ * access log, the import workflow's): deletion-protected, so that deleting one takes a deliberate
+ * step first (docs/decisions/0032), and therefore kept even when the create that made them rolls
+ * back, since the service would refuse CloudFormation's delete. Their names are generated or
+ * carry the stack's id, so the retry makes new ones.
+ */
+export function protectAuditTrail(groups: readonly ILogGroup[], disposable: boolean): void {
+  if (disposable) return;
+  for (const group of groups) {
+    const resource = group.node.defaultChild as CfnLogGroup;
+    resource.deletionProtectionEnabled = true;
+    resource.applyRemovalPolicy(RemovalPolicy.RETAIN);
+  }
+}
+
+/**
+ * Each bucket policy is kept or removed as its bucket is: a kept bucket keeps its TLS-only deny
+ * and the grants its log delivery needs after `cdk destroy` (CDK gives a bucket's policy no
+ * removal policy of its own).
+ */
+export function keepPoliciesWithBuckets(stack: Stack): void {
+  for (const bucket of stack.node.findAll())
+    if (bucket instanceof Bucket && bucket.policy) {
+      const from = (bucket.node.defaultChild as CfnResource).cfnOptions;
+      const to = (bucket.policy.node.defaultChild as CfnResource).cfnOptions;
+      to.deletionPolicy = from.deletionPolicy;
+      to.updateReplacePolicy = from.updateReplacePolicy;
+    }
 }

@@ -1,6 +1,6 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
-import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ILogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { Api } from './api.ts';
 import { AuditTrail } from './audit.ts';
@@ -18,7 +18,13 @@ import {
   validateSettings,
   type Settings,
 } from '../stage/settings.ts';
-import { removalPolicyFor } from './retention.ts';
+import { ownLogGroups } from './function-logs.ts';
+import {
+  AUDIT_RETENTION,
+  keepPoliciesWithBuckets,
+  protectAuditTrail,
+  removalPolicyFor,
+} from './retention.ts';
 import { DEFAULT_STAGE, type Stage } from '../stage/stage.ts';
 
 export interface ReadApiStackProps extends StackProps {
@@ -65,8 +71,7 @@ export class ReadApiStack extends Stack {
     this.staffApp = new StaffApp(this, 'StaffApp', {
       filesBucket: this.data.bucket,
       accessLogsBucket: this.data.accessLogsBucket,
-      removalPolicy: removalPolicyFor(disposable),
-      autoDeleteObjects: disposable,
+      disposable,
       priceClass: settings.priceClass,
       domain: settings.staffPageDomain,
     });
@@ -122,6 +127,21 @@ export class ReadApiStack extends Stack {
       displayTimeZone: settings.displayTimeZone,
       currency: settings.currency,
       businessName: settings.businessName,
+    });
+    protectAuditTrail(
+      [
+        ...[...this.api.functions.values(), ...this.importDrop.functions.values()].map(
+          (fn) => fn.logGroup,
+        ),
+        this.api.accessLogGroup,
+        this.importDrop.node.findChild('WorkflowLogs') as ILogGroup,
+      ],
+      disposable,
+    );
+    keepPoliciesWithBuckets(this);
+    ownLogGroups(this, {
+      retention: props.logRetention ?? AUDIT_RETENTION,
+      removalPolicy: removalPolicyFor(disposable),
     });
     new CfnOutput(this, OUTPUTS.staffAppUrl, {
       value: this.staffApp.url,

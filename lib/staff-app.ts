@@ -11,6 +11,7 @@ import {
   AssetHashType,
   Aws,
   CfnCondition,
+  CfnResource,
   DockerImage,
   Duration,
   Fn,
@@ -36,6 +37,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudfront';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { RegionInfo } from 'aws-cdk-lib/region-info';
 import { Bucket, ObjectOwnership, type CfnBucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
@@ -45,41 +47,29 @@ import { HSTS_SECONDS, connectSrc, securityHeaders } from '../staff-app/security
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { PRIVATE_BUCKET, earlierVersionsRule, logBucket } from './data.ts';
 import { INCOMPLETE_UPLOAD_DAYS } from '../core/retention.ts';
-import { AUDIT_RETENTION } from './retention.ts';
+import { AUDIT_RETENTION, removalPolicyFor } from './retention.ts';
 import { PROJECT_ROOT } from '../core/project-root.ts';
 import type { PriceClassName, StaffPageDomain } from '../stage/settings.ts';
 
 /**
- * The regions whose buckets CloudFront delivers no standard logs to: the opt-in regions (Amazon
- * CloudFront Developer Guide, standard logging (legacy), choosing a bucket for the logs; the
- * AWSConfigRemediation-EnableCloudFrontAccessLogs runbook names the first four). A distribution
- * whose log bucket is in one fails to create; a stage there goes without the page's access logs.
+ * The regions whose buckets CloudFront delivers standard logs (legacy) to: those AWS enables by
+ * default. CloudFront delivers none to a bucket in an opt-in region (Amazon CloudFront Developer
+ * Guide, standard logging (legacy), choosing a bucket for the logs), and every region AWS opens
+ * now is opt-in, so this list is closed. Read from aws-cdk-lib's region facts, kept by CDK's
+ * maintainers rather than by hand; a stage anywhere else goes without the page's access logs.
  */
-export const NO_CLOUDFRONT_LOGS_REGIONS = [
-  'af-south-1',
-  'ap-east-1',
-  'eu-south-1',
-  'me-south-1',
-  'ap-south-2',
-  'ap-southeast-3',
-  'ap-southeast-4',
-  'ap-southeast-5',
-  'ap-southeast-7',
-  'ca-west-1',
-  'eu-central-2',
-  'eu-south-2',
-  'il-central-1',
-  'me-central-1',
-  'mx-central-1',
-] as const;
+export const CLOUDFRONT_LOGS_REGIONS: readonly string[] = RegionInfo.regions
+  .filter((r) => r.partition === 'aws' && !r.isOptInRegion)
+  .map((r) => r.name);
 
-/** True where the stage's region is not one of NO_CLOUDFRONT_LOGS_REGIONS (Fn::Or takes 10 at most). */
+/** True where the stage's region is one of CLOUDFRONT_LOGS_REGIONS (Fn::Or takes 10 at most). */
 function cloudFrontLogsDelivered(scope: Construct): CfnCondition {
-  const equals = NO_CLOUDFRONT_LOGS_REGIONS.map((region) => Fn.conditionEquals(Aws.REGION, region));
+  const equals = CLOUDFRONT_LOGS_REGIONS.map((region) => Fn.conditionEquals(Aws.REGION, region));
+  const groups = [];
+  for (let i = 0; i < equals.length; i += 10)
+    groups.push(Fn.conditionOr(...equals.slice(i, i + 10)));
   return new CfnCondition(scope, 'CloudFrontLogsDelivered', {
-    expression: Fn.conditionNot(
-      Fn.conditionOr(Fn.conditionOr(...equals.slice(0, 8)), Fn.conditionOr(...equals.slice(8))),
-    ),
+    expression: Fn.conditionOr(...groups),
   });
 }
 
@@ -90,8 +80,8 @@ export interface StaffAppProps {
   /** The bucket whose presigned URLs the page shows as images (signatures, ID photos). */
   readonly filesBucket: IBucket;
   readonly accessLogsBucket: IBucket;
-  readonly removalPolicy: RemovalPolicy;
-  readonly autoDeleteObjects: boolean;
+  /** A test stage (stage/stage.ts): its log bucket and deploy log go with it. */
+  readonly disposable: boolean;
   /** The edges that serve the page (Settings.priceClass). */
   readonly priceClass: PriceClassName;
   /** The business's own domain and its certificate (Settings.staffPageDomain). */
@@ -125,18 +115,22 @@ export class StaffApp extends Construct {
   /** The page's address, the stack output StaffAppUrl. */
   readonly url: string;
 
-  private readonly removalPolicy: RemovalPolicy;
+  private readonly disposable: boolean;
   private readonly cognitoOrigin: string;
 
   constructor(scope: Construct, id: string, props: StaffAppProps) {
     super(scope, id);
-    this.removalPolicy = props.removalPolicy;
+    this.disposable = props.disposable;
     const { region, urlSuffix } = Stack.of(this);
 
     this.bucket = new Bucket(this, 'Bucket', {
       ...PRIVATE_BUCKET,
-      removalPolicy: props.removalPolicy,
-      autoDeleteObjects: props.autoDeleteObjects,
+      // It holds nothing the repository cannot build again, so it goes with the stack, and
+      // CDK's handler empties it of every version first: on `cdk destroy`, and on a rolled-back
+      // create after the page was copied in (S3 deletes no bucket that holds an object, a
+      // version or a delete marker).
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: true,
       serverAccessLogsBucket: props.accessLogsBucket,
       serverAccessLogsPrefix: 'staff-app-bucket/',
       // Each deploy replaces the page's files: an earlier build stays a while, then goes.
@@ -151,7 +145,7 @@ export class StaffApp extends Construct {
     // CloudFront's access logs (standard logging, legacy): its newer log delivery is set up
     // only in us-east-1, where a stage seldom is (docs/decisions/0027).
     const logsBucket = new Bucket(this, 'LogsBucket', {
-      ...logBucket(props.removalPolicy, props.autoDeleteObjects),
+      ...logBucket(props.disposable),
       // CloudFront writes its logs with an ACL grant: the one bucket with ACLs on.
       objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
       serverAccessLogsBucket: props.accessLogsBucket,
@@ -265,7 +259,7 @@ export class StaffApp extends Construct {
       [
         'AwsSolutions-CFR3',
         'Access logs are on wherever CloudFront delivers them (every region but the opt-in ' +
-          'ones, NO_CLOUDFRONT_LOGS_REGIONS), set through Fn::If, which this rule does not read.',
+          'ones, CLOUDFRONT_LOGS_REGIONS), set through Fn::If, which this rule does not read.',
       ],
     ] as const)
       Validations.of(this.distribution).acknowledge({ id: rule, reason });
@@ -284,7 +278,7 @@ export class StaffApp extends Construct {
   /** Puts the page and its config.json in the bucket, and clears CloudFront's copies. */
   deploy(config: Omit<StaffAppConfig, 'cognitoEndpoint'>): void {
     const prefix = STAFF_APP_PATH.slice(1);
-    new BucketDeployment(this, 'Files', {
+    const files = new BucketDeployment(this, 'Files', {
       destinationBucket: this.bucket,
       destinationKeyPrefix: prefix,
       sources: [
@@ -320,16 +314,21 @@ export class StaffApp extends Construct {
       waitForDistributionInvalidation: false,
       memoryLimit: 256,
       prune: true,
-      // The files go with the deployment: a rolled-back create empties the bucket this create
-      // filled, so that CloudFormation can delete it (S3 deletes no bucket that holds objects).
-      // It holds nothing but this build, which any deploy makes again.
-      retainOnDelete: false,
       // Kept as every log group of the stage is (lib/retention.ts): who deployed what, when.
       logGroup: new LogGroup(this, 'DeployLogs', {
         retention: AUDIT_RETENTION,
-        removalPolicy: this.removalPolicy,
+        removalPolicy: removalPolicyFor(this.disposable),
       }),
     });
+    // Copied only once the handler that empties the bucket exists, and so deleted before it runs:
+    // whichever resource of a create fails, the rollback finds the bucket emptied.
+    files.node.addDependency(
+      this.bucket.node
+        .findAll()
+        .find(
+          (c) => c instanceof CfnResource && c.cfnResourceType === 'Custom::S3AutoDeleteObjects',
+        )!,
+    );
     // CDK's bucket deployment handler (one per stack) copies the page's files at deploy time.
     const copying =
       "CDK's bucket deployment handler copies the staff page's files from CDK's asset bucket " +

@@ -17,6 +17,7 @@ import './checks/identity.ts';
 import './checks/import-drop.ts';
 import './checks/nag.ts';
 import './checks/operations.ts';
+import './checks/rollback.ts';
 import './checks/alarms.ts';
 import './checks/settings.ts';
 import './checks/staff-app.ts';

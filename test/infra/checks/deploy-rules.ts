@@ -9,14 +9,15 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../../core/project-root.ts';
 import { ENTITIES, filePrefixesOf } from '../../../core/entities.ts';
 import { EXPIRES_AT } from '../../../core/layout.ts';
+import { AUDIT_RETENTION_DAYS } from '../../../core/retention.ts';
 import { functionList } from '../../../core/routes.ts';
 import { makeStage } from '../../../stage/stage.ts';
+import { PROTECTED, writersOf } from './rollback.ts';
 import {
   definitionOf,
   DISPOSABLE_DEV_CONTEXT,
   resourcesOf,
   synthesize,
-  type CfnResource,
   type CfnTemplate,
   type Json,
   type Synthesized,
@@ -113,42 +114,31 @@ describe.each(all)('%s: lifecycle rules CloudFormation and S3 both accept', (sta
 });
 
 /**
- * What a rolled-back first deploy leaves.
- * - RetainExceptOnCreate deletes a resource when the create that made it rolls back, and keeps
- *   it on a stack delete (AWS CloudFormation User Guide, "DeletionPolicy attribute").
- * - A protected store refuses its delete: DynamoDB DeleteTable with deletion protection on, and
- *   Cognito DeleteUserPool with DeletionProtection ACTIVE (their API references). A rollback that
- *   tried would end in ROLLBACK_FAILED, which `cdk deploy` cannot retry: such a store is kept
- *   (Retain), and under a generated name, so that the retry creates a new one beside it.
- * - Any other kept resource with a fixed name (a log group under /aws/vendedlogs/...) would make
- *   the retry fail with "already exists".
+ * What a kept stage keeps of a rolled-back first deploy. The rehearsal of every step
+ * (./rollback.ts) shows what it must keep; keeping more would leave more behind each failed
+ * attempt. RetainExceptOnCreate deletes a resource when the create that made it rolls back, and
+ * keeps it on a stack delete (AWS CloudFormation User Guide, "DeletionPolicy attribute").
  */
-const PROTECTION: Record<string, (r: CfnResource) => boolean> = {
-  'AWS::DynamoDB::Table': (r) => r.Properties!.DeletionProtectionEnabled === true,
-  'AWS::Cognito::UserPool': (r) => r.Properties!.DeletionProtection === 'ACTIVE',
-};
-const FIXED_NAME: Record<string, string> = {
-  'AWS::DynamoDB::Table': 'TableName',
-  'AWS::Cognito::UserPool': 'UserPoolName',
-};
-
 describe.each(kept)('%s: a failed first deploy can simply be run again', (stage) => {
   const withPolicy = () =>
     Object.entries(json(stage).Resources).filter(([, r]) => r.DeletionPolicy !== undefined);
 
-  test('plain Retain only where deletion protection would refuse the rollback, never named', () => {
+  test('plain Retain only for what a rollback cannot delete: protected, or written by log delivery', () => {
     const retained = withPolicy().filter(([, r]) => r.DeletionPolicy === 'Retain');
-    expect(retained.length).toBeGreaterThan(0);
-    for (const [id, r] of retained) {
-      expect([id, r.Type, PROTECTION[r.Type]?.(r) ?? false]).toEqual([id, r.Type, true]);
-      expect([id, r.Properties![FIXED_NAME[r.Type]!]]).toEqual([id, undefined]);
+    expect(new Set(retained.map(([, r]) => r.Type))).toEqual(
+      new Set([
+        'AWS::DynamoDB::Table',
+        'AWS::Cognito::UserPool',
+        'AWS::Logs::LogGroup',
+        'AWS::S3::Bucket',
+        'AWS::S3::BucketPolicy',
+      ]),
+    );
+    for (const [id, r] of retained.filter(([, r]) => r.Type !== 'AWS::S3::BucketPolicy')) {
+      const cannot =
+        (PROTECTED[r.Type]?.(r) ?? false) || writersOf(json(stage), id).some((w) => w.late);
+      expect([id, r.Type, cannot]).toEqual([id, r.Type, true]);
     }
-  });
-
-  test('a store with deletion protection is never deleted by CloudFormation', () => {
-    for (const [type, isProtected] of Object.entries(PROTECTION))
-      for (const [id, r] of resourcesOf(json(stage), type))
-        if (isProtected(r)) expect([id, r.DeletionPolicy]).toEqual([id, 'Retain']);
   });
 
   test('everything else kept goes when its create rolls back, and survives a replacement', () => {
@@ -160,12 +150,6 @@ describe.each(kept)('%s: a failed first deploy can simply be run again', (stage)
       if (r.DeletionPolicy !== 'Delete')
         expect([id, r.UpdateReplacePolicy]).toEqual([id, 'Retain']);
     }
-    const named = resourcesOf(json(stage), 'AWS::Logs::LogGroup').filter(
-      ([, r]) => r.Properties!.LogGroupName !== undefined,
-    );
-    expect(named.length).toBeGreaterThan(0);
-    for (const [id, r] of named)
-      expect([id, r.DeletionPolicy]).toEqual([id, 'RetainExceptOnCreate']);
   });
 
   /**
@@ -228,20 +212,72 @@ test.each(all)(
 );
 
 /**
- * A bucket the create itself fills is emptied when the create rolls back: S3 deletes no bucket
- * that holds objects (Amazon S3 API Reference, DeleteBucket: BucketNotEmpty), so a rollback
- * would fail on it. CDK's bucket deployment deletes the files it copied when it is deleted, only
- * with `retainOnDelete: false` (aws-cdk-lib, aws-s3-deployment, BucketDeploymentProps).
+ * A bucket policy goes or stays with its bucket: CDK gives a bucket's policy no removal policy,
+ * so a kept bucket would lose its TLS-only deny, and a log bucket the grant S3 needs to deliver
+ * its logs, on `cdk destroy`.
+ */
+test.each(all)('%s: each bucket policy is kept as its bucket is', (stage) => {
+  const t = json(stage);
+  const policies = resourcesOf(t, 'AWS::S3::BucketPolicy');
+  expect(policies.length).toBe(resourcesOf(t, 'AWS::S3::Bucket').length);
+  for (const [id, p] of policies) {
+    const bucket = t.Resources[p.Properties!.Bucket.Ref as string]!;
+    expect([id, p.DeletionPolicy, p.UpdateReplacePolicy]).toEqual([
+      id,
+      bucket.DeletionPolicy,
+      bucket.UpdateReplacePolicy,
+    ]);
+  }
+});
+
+/**
+ * A function that names no log group gets /aws/lambda/<name> from Lambda at its first run:
+ * outside the stack, kept forever, one more on every create attempt. CDK's own handlers (bucket
+ * notifications, the bucket emptier) name none unless given one (lib/function-logs.ts).
  */
 test.each(all)(
-  '%s: what a deploy copies into a bucket goes when the deploy rolls back',
+  '%s: every function logs to a group of the stack, kept as long as the trail',
   (stage) => {
-    const deployments = resourcesOf(json(stage), 'Custom::CDKBucketDeployment');
-    expect(deployments.length).toBeGreaterThan(0);
-    for (const [id, r] of deployments)
-      expect([id, r.Properties!.RetainOnDelete]).toEqual([id, false]);
+    const t = json(stage);
+    const functions = resourcesOf(t, 'AWS::Lambda::Function');
+    expect(functions.length).toBeGreaterThan(8);
+    for (const [id, fn] of functions) {
+      const group = t.Resources[fn.Properties!.LoggingConfig?.LogGroup?.Ref as string];
+      expect([id, group?.Type, group?.Properties!.RetentionInDays]).toEqual([
+        id,
+        'AWS::Logs::LogGroup',
+        AUDIT_RETENTION_DAYS,
+      ]);
+    }
   },
 );
+
+/**
+ * The audit trail (SPEC 8: the functions' audit events, the API's access log, the import
+ * workflow's log) is deletion-protected in a kept stage (docs/decisions/0032), and kept even by a
+ * rolled-back create (the service would refuse the delete); nothing else is, so a failed create
+ * leaves no more behind. A disposable stage protects nothing.
+ */
+test.each(all)("%s: only the audit trail's log groups are deletion-protected", (stage) => {
+  const s = synths.get(stage)!;
+  const trail = [
+    ...[...s.stack.api.functions.values(), ...s.stack.importDrop.functions.values()].map(
+      (fn) => fn.logGroup,
+    ),
+    s.stack.api.accessLogGroup,
+    s.stack.importDrop.node.findChild('WorkflowLogs'),
+  ].map((group) => s.logicalId(group.node.defaultChild as never));
+  expect(trail).toHaveLength(s.stack.api.functions.size + s.stack.importDrop.functions.size + 2);
+  const disposable = stage === 'a disposable stage';
+  for (const [id, group] of resourcesOf(s.json, 'AWS::Logs::LogGroup')) {
+    const protect = trail.includes(id) && !disposable;
+    expect([
+      id,
+      group.Properties!.DeletionProtectionEnabled ?? false,
+      group.DeletionPolicy,
+    ]).toEqual([id, protect, protect ? 'Retain' : disposable ? 'Delete' : 'RetainExceptOnCreate']);
+  }
+});
 
 test('a disposable stage keeps nothing', () => {
   for (const [id, r] of Object.entries(json('a disposable stage').Resources))

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { securityHeaders } from '../../../staff-app/security-headers.ts';
-import { NO_CLOUDFRONT_LOGS_REGIONS } from '../../../lib/staff-app.ts';
+import { CLOUDFRONT_LOGS_REGIONS } from '../../../lib/staff-app.ts';
 import { DEFAULT_BUSINESS_NAME } from '../../../stage/settings.ts';
 import { Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
@@ -32,9 +32,18 @@ function deployedFile(s: Synthesized, name: string): string {
 }
 
 /** Whether the condition's Fn::Not(Fn::Or(... Fn::Equals(region))) names `region`. */
+/** A template condition's value in a region, as CloudFormation evaluates it. */
 function inCondition(json: Json, name: string, region: string): boolean {
-  const text = JSON.stringify(json.Conditions[name]);
-  return text.includes(`[{"Ref":"AWS::Region"},"${region}"]`);
+  const value = (x: Json): unknown => (x?.Ref === 'AWS::Region' ? region : x);
+  const evaluate = (c: Json): boolean => {
+    if (c['Fn::Or']) return (c['Fn::Or'] as Json[]).some(evaluate);
+    if (c['Fn::And']) return (c['Fn::And'] as Json[]).every(evaluate);
+    if (c['Fn::Not']) return !evaluate(c['Fn::Not'][0]);
+    if (c['Fn::Equals']) return value(c['Fn::Equals'][0]) === value(c['Fn::Equals'][1]);
+    if (c.Condition) return evaluate(json.Conditions[c.Condition]);
+    throw new Error(`unknown condition ${JSON.stringify(c)}`);
+  };
+  return evaluate(json.Conditions[name]);
 }
 
 describe.each(bothStages())('%s', (_name, get) => {
@@ -65,11 +74,17 @@ describe.each(bothStages())('%s', (_name, get) => {
         { Ref: 'AWS::NoValue' },
       ],
     });
-    // Logs wherever CloudFront delivers them: every region but the opt-in ones.
-    const delivered = (region: string) => !inCondition(s.json, condition, region);
-    expect(['ap-southeast-1', 'us-east-1', 'eu-west-1'].map(delivered)).toEqual([true, true, true]);
-    expect(NO_CLOUDFRONT_LOGS_REGIONS.map(delivered)).toEqual(
-      NO_CLOUDFRONT_LOGS_REGIONS.map(() => false),
+    // Logs wherever CloudFront delivers them: the regions enabled by default, none of the opt-in
+    // ones (the newest two included) and none AWS opens later.
+    const delivered = (region: string) => inCondition(s.json, condition, region);
+    expect(CLOUDFRONT_LOGS_REGIONS.map(delivered)).toEqual(CLOUDFRONT_LOGS_REGIONS.map(() => true));
+    expect(CLOUDFRONT_LOGS_REGIONS).toHaveLength(17);
+    expect(CLOUDFRONT_LOGS_REGIONS).toEqual(
+      expect.arrayContaining(['ap-southeast-1', 'us-east-1', 'eu-west-1', 'sa-east-1']),
+    );
+    const optIn = ['af-south-1', 'ap-east-1', 'ap-east-2', 'ap-southeast-5', 'ap-southeast-6'];
+    expect([...optIn, 'mx-central-1', 'xx-future-1'].map(delivered)).toEqual(
+      Array(optIn.length + 2).fill(false),
     );
     const [, fn] = onlyResource(s.json, 'AWS::CloudFront::Function');
     const handler = new Function(`${fn.Properties!.FunctionCode}; return handler;`)() as (
