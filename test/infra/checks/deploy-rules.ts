@@ -432,7 +432,13 @@ describe.each(all)('%s: service principals in key policies are held to this acco
         JSON.stringify(t.Properties!.KmsMasterKeyId) ===
         JSON.stringify({ 'Fn::GetAtt': [exceptions[0], 'Arn'] }),
     );
-    expect([exceptions.length, alarmTopic.length]).toEqual([1, 1]);
+    expect({
+      'key statements exactly as AWS documents for CloudWatch alarms': exceptions.length,
+      'topics encrypted with that key': alarmTopic.length,
+    }).toEqual({
+      'key statements exactly as AWS documents for CloudWatch alarms': 1,
+      'topics encrypted with that key': 1,
+    });
     const [topicId] = alarmTopic[0]!;
     const publishes = resourcesOf(json(stage), 'AWS::SNS::TopicPolicy')
       .filter(([, p]) => list<Json>(p.Properties!.Topics).some((t) => t?.Ref === topicId))
