@@ -26,6 +26,19 @@ const STAGES = [
   ['the default stage', {}],
   ['a named stage', { stage: 'prod' }],
   ['a disposable stage', DISPOSABLE_DEV_CONTEXT],
+  // Every setting that adds resources, set: the page must hold for these too.
+  [
+    'a named stage with SES mail, its own page domain, enforced threat protection',
+    {
+      stage: 'options',
+      sesFromAddress: 'ops@example.com',
+      staffPageDomain: 'staff.example.com',
+      staffPageCertificateArn:
+        'arn:aws:acm:us-east-1:123456789012:certificate/12345678-1234-1234-1234-123456789012',
+      threatProtection: 'enforced',
+      priceClass: 'PriceClass_All',
+    },
+  ],
 ] as const;
 
 const PAGE = 'docs/operations/first-deploy.md';
