@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { ACCESS_PARTITION_PREFIX } from '../core/access-state.ts';
 import type { EntityDescriptor } from '../core/entities.ts';
 import { PROJECT_ROOT } from '../core/project-root.ts';
+import { grantKeyThroughS3 } from './keys.ts';
 import { AUDIT_RETENTION, removalPolicyFor } from './retention.ts';
 
 /**
@@ -231,19 +232,7 @@ export class ApiFunction extends NodejsFunction {
       }),
     );
     // The bucket's key decrypts for the URL's GET only through S3, for this bucket.
-    if (bucket.encryptionKey)
-      this.addToRolePolicy(
-        new PolicyStatement({
-          actions: ['kms:Decrypt'],
-          resources: [bucket.encryptionKey.keyArn],
-          conditions: {
-            StringEquals: {
-              'kms:ViaService': `s3.${Stack.of(this).region}.${Stack.of(this).urlSuffix}`,
-              'kms:EncryptionContext:aws:s3:arn': bucket.bucketArn,
-            },
-          },
-        }),
-      );
+    grantKeyThroughS3(this, bucket, ['kms:Decrypt']);
     const bucketLogicalId = Stack.of(bucket).getLogicalId(bucket.node.defaultChild as CfnElement);
     for (const prefix of prefixes) {
       Validations.of(this.role!).acknowledge({

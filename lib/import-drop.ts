@@ -1,18 +1,19 @@
 import {
   ArnFormat,
   Duration,
+  RemovalPolicy,
   Stack,
   Validations,
   type CfnElement,
-  type RemovalPolicy,
 } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { EventField, Rule, RuleTargetInput } from 'aws-cdk-lib/aws-events';
 import { SfnStateMachine } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { Key } from 'aws-cdk-lib/aws-kms';
 import { TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { FilterPattern, MetricFilter, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import {
   DefinitionBody,
@@ -27,6 +28,7 @@ import { IMPORT_AUDIT_MESSAGE } from '../import/audit.ts';
 import { PREFIX } from '../import/steps/work-folder.ts';
 import { IMPORT_STEPS, type ImportStep } from '../import/steps/step.ts';
 import { ApiFunction } from './api-function.ts';
+import { grantKeyThroughS3, stageKey, type S3KeyAction } from './keys.ts';
 import { PRIVATE_BUCKET, earlierVersionsRule } from './data.ts';
 import { FILE_PREFIXES } from '../core/file-keys.ts';
 import {
@@ -63,14 +65,29 @@ export interface ImportDropProps {
  */
 export class ImportDrop extends Construct {
   readonly bucket: Bucket;
+  /**
+   * The import bucket's own key, not the files bucket's: whoever may upload imports or read their
+   * reports need not be able to decrypt an ID photo, nor the API's functions an upload.
+   */
+  readonly key: Key;
   readonly stateMachine: StateMachine;
   readonly functions: ReadonlyMap<ImportStep, ApiFunction>;
 
   constructor(scope: Construct, id: string, props: ImportDropProps) {
     super(scope, id);
+    this.key = stageKey(this, 'Key', {
+      description: 'The import bucket: uploads, work files, reports',
+      // Goes only with the bucket: a kept upload or report stays readable after a destroy.
+      disposable: props.removalPolicy === RemovalPolicy.DESTROY,
+    });
     this.bucket = new Bucket(this, 'Bucket', {
-      // SSE-S3: the operators and the functions need no KMS grants; S3 encrypts every object.
+      // An upload holds every field of the customers it imports: under a key the business
+      // controls and audits in CloudTrail, used only through S3 (grantKeyThroughS3), as the files.
       ...PRIVATE_BUCKET,
+      encryption: BucketEncryption.KMS,
+      encryptionKey: this.key,
+      // One KMS request per bucket key rather than per object (a part, a work file).
+      bucketKeyEnabled: true,
       // An import is of one object version: a re-upload under the same key is a new import.
       versioned: true,
       eventBridgeEnabled: true,
@@ -135,6 +152,7 @@ export class ImportDrop extends Construct {
     // A failed import's cancel marker, which stops its parts still writing.
     this.allow(fn('Report'), ['s3:PutObject'], [work]);
     this.allow(fn('Report'), ['s3:PutObject'], [reports]);
+    for (const [step, actions] of this.keyUse) grantKeyThroughS3(step, this.bucket, [...actions]);
     // A missing object is then NoSuchKey, not AccessDenied: the steps read work files that may
     // not exist yet (a first run) and tell the two apart.
     for (const step of functions.values())
@@ -202,6 +220,7 @@ export class ImportDrop extends Construct {
     this.stateMachine.addToRolePolicy(
       new PolicyStatement({ actions: ['s3:GetObject'], resources: [work] }),
     );
+    grantKeyThroughS3(this.stateMachine, this.bucket, ['kms:Decrypt']);
     this.stateMachine.addToRolePolicy(
       new PolicyStatement({
         actions: ['states:StartExecution'],
@@ -355,8 +374,18 @@ export class ImportDrop extends Construct {
     return this.bucket.arnForObjects(`${prefix}*`);
   }
 
+  /** What each step's role asks of the bucket's key, from the S3 actions it is allowed. */
+  private readonly keyUse = new Map<ApiFunction, Set<S3KeyAction>>();
+
   private allow(fn: ApiFunction, actions: string[], resources: string[]): void {
     fn.addToRolePolicy(new PolicyStatement({ actions, resources }));
+    const keyUse = this.keyUse.get(fn) ?? new Set<S3KeyAction>();
+    for (const action of actions) {
+      const use = KEY_USE[action];
+      if (!use) throw new Error(`${action}: say in KEY_USE what it asks of the key`);
+      keyUse.add(use);
+    }
+    this.keyUse.set(fn, keyUse);
     const bucketId = Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnElement);
     for (const resource of resources) {
       const prefix = resource.split('/').at(-2) ?? '';
@@ -369,6 +398,13 @@ export class ImportDrop extends Construct {
     }
   }
 }
+
+/** What S3 asks of the bucket's key for each object action a step may take. */
+const KEY_USE: Record<string, S3KeyAction> = {
+  's3:GetObject': 'kms:Decrypt',
+  's3:GetObjectVersion': 'kms:Decrypt',
+  's3:PutObject': 'kms:GenerateDataKey',
+};
 
 /**
  * The writes import/writer.ts makes, on records only: a PutItem per record, on condition that its

@@ -173,6 +173,11 @@ export class ReadApiStack extends Stack {
       description:
         'npm run import -- <file> --stage <name> puts files under incoming/ here (SPEC 9)',
     });
+    new CfnOutput(this, OUTPUTS.importKeyArn, {
+      value: this.importDrop.key.keyArn,
+      description:
+        "The import bucket's KMS key: uploading needs kms:GenerateDataKey and kms:Decrypt on it",
+    });
     new CfnOutput(this, OUTPUTS.importStateMachine, {
       value: this.importDrop.stateMachine.stateMachineArn,
       description: 'The import workflow; npm run import follows its executions',

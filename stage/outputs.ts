@@ -13,6 +13,7 @@ export const OUTPUTS = {
   bucketName: 'BucketName',
   filesKeyArn: 'FilesKeyArn',
   importBucket: 'ImportBucketName',
+  importKeyArn: 'ImportKeyArn',
   importStateMachine: 'ImportStateMachineArn',
   deployedSettings: 'DeployedSettings',
   alarmTopicArn: 'AlarmTopicArn',

@@ -87,6 +87,7 @@ test.concurrent(
         'DeployedSettings',
         'FilesKeyArn',
         'ImportBucketName',
+        'ImportKeyArn',
         'ImportStateMachineArn',
         'StaffAppUrl',
         'TableName',

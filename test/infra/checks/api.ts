@@ -101,7 +101,7 @@ test("CORS allows the stage's staff page and nothing else by default: GET, no cr
   ).not.toContainEqual(expect.stringMatching(/^OPTIONS /));
 });
 
-test('the stack outputs ApiUrl, UserPoolId, UserPoolClientId, TableName, BucketName, FilesKeyArn, ImportBucketName, ImportStateMachineArn, AlarmTopicArn, DeployedSettings and StaffAppUrl', () => {
+test('the stack outputs ApiUrl, UserPoolId, UserPoolClientId, TableName, BucketName, FilesKeyArn, ImportBucketName, ImportKeyArn, ImportStateMachineArn, AlarmTopicArn, DeployedSettings and StaffAppUrl', () => {
   const outputs = s.json.Outputs ?? {};
   expect(Object.keys(outputs).sort()).toEqual(
     [
@@ -111,6 +111,7 @@ test('the stack outputs ApiUrl, UserPoolId, UserPoolClientId, TableName, BucketN
       'DeployedSettings',
       'FilesKeyArn',
       'ImportBucketName',
+      'ImportKeyArn',
       'ImportStateMachineArn',
       'StaffAppUrl',
       'TableName',

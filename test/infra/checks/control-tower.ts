@@ -38,8 +38,8 @@ const DECIDED: Record<string, { record: string; on: RegExp }> = {
   'CT.S3.PR.2': { record: S3, on: /^(DataAccessLogsBucket|StaffAppLogsBucket)/ },
   'CT.S3.PR.4': { record: S3, on: /Bucket/ },
   'CT.S3.PR.9': { record: S3, on: /Bucket/ },
-  // Not the files bucket, which holds ID photos and signatures (lib/data.ts).
-  'CT.S3.PR.10': { record: S3, on: /^(DataAccessLogsBucket|StaffApp(Logs)?Bucket|ImportBucket)/ },
+  // Not the files bucket (ID photos, signatures) nor the import bucket (uploads): each has its key.
+  'CT.S3.PR.10': { record: S3, on: /^(DataAccessLogsBucket|StaffApp(Logs)?Bucket)/ },
 };
 
 /** The binary the package ships for this machine, if it ships one. */

@@ -390,6 +390,6 @@ test('the cost table counts the alarms, alarm metrics and keys the stack synthes
   );
   const keys = resourcesOf(s.json, 'AWS::KMS::Key').length;
   expect(section).toContain(
-    `| KMS keys: the files bucket's and the alarm topic's | P15 | $${keys}.00 | $${keys}.00 |`,
+    `| KMS keys: the files bucket's, the import bucket's and the alarm topic's | P15 | $${keys}.00 | $${keys}.00 |`,
   );
 });

@@ -1,8 +1,8 @@
 /**
- * The import drop in the template (SPEC 9, lib/import-drop.ts): the bucket, the rule that starts
- * an import, the workflow as synthesized (checked by a real ASL validator), who may write records,
- * the alarm, the saved change queries, and the operator policy docs/operations/loading-records.md
- * gives.
+ * The import drop in the template (SPEC 9, lib/import-drop.ts): the bucket and its key, the rule
+ * that starts an import, the workflow as synthesized (checked by a real ASL validator), who may
+ * write records or use the key, the alarm, the saved change queries, and the operator policy
+ * docs/operations/loading-records.md gives.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,7 +37,7 @@ function statementsOf(json: Json, roleId: string): Json[] {
     .flatMap(([, p]) => p.Properties!.PolicyDocument.Statement as Json[]);
 }
 
-test('the bucket: private, encrypted, TLS only, versioned, EventBridge on, files kept 30 days', () => {
+test('the bucket: private, on its own key, TLS only, versioned, EventBridge on, files kept 30 days', () => {
   const id = s.logicalId(s.stack.importDrop.bucket);
   const bucket = s.json.Resources[id]!.Properties!;
   expect(bucket.PublicAccessBlockConfiguration).toEqual({
@@ -46,9 +46,24 @@ test('the bucket: private, encrypted, TLS only, versioned, EventBridge on, files
     IgnorePublicAcls: true,
     RestrictPublicBuckets: true,
   });
-  expect(bucket.BucketEncryption.ServerSideEncryptionConfiguration[0]).toMatchObject({
-    ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' },
+  // SSE-KMS under a key of this stack, not the files bucket's, with S3 Bucket Keys (whose
+  // encryption context is the bucket's ARN, which the roles' conditions name).
+  const keyId = s.logicalId(s.stack.importDrop.key);
+  expect(keyId).not.toBe(s.logicalId(s.stack.data.filesKey));
+  expect(s.json.Resources[keyId]!.Type).toBe('AWS::KMS::Key');
+  expect(s.json.Resources[keyId]!.Properties!.EnableKeyRotation).toBe(true);
+  expect(bucket.BucketEncryption).toEqual({
+    ServerSideEncryptionConfiguration: [
+      {
+        ServerSideEncryptionByDefault: {
+          SSEAlgorithm: 'aws:kms',
+          KMSMasterKeyID: { 'Fn::GetAtt': [keyId, 'Arn'] },
+        },
+        BucketKeyEnabled: true,
+      },
+    ],
   });
+  expect(s.json.Outputs!.ImportKeyArn!.Value).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
   expect(bucket.VersioningConfiguration).toEqual({ Status: 'Enabled' });
   // CDK turns EventBridge notifications on through its bucket-notifications custom resource.
   const [, notifications] = resourcesOf(s.json, 'Custom::S3BucketNotifications').find(
@@ -84,6 +99,67 @@ test('the bucket: private, encrypted, TLS only, versioned, EventBridge on, files
       Condition: { Bool: { 'aws:SecureTransport': 'false' } },
     }),
   );
+});
+
+/** Whether a statement names the resource of logical id `id`, by Ref or Fn::GetAtt. */
+const names = (st: Json, id: string) =>
+  list<Json>(st.Resource).some(
+    (r) => JSON.stringify(r).includes(`"Ref":"${id}"`) || JSON.stringify(r).includes(`["${id}",`),
+  );
+
+test("the key is used only through S3, for this bucket, by the workflow's roles, each only for what it does", () => {
+  const keyId = s.logicalId(s.stack.importDrop.key);
+  const bucketId = s.logicalId(s.stack.importDrop.bucket);
+  const bucketArn = { 'Fn::GetAtt': [bucketId, 'Arn'] };
+  const users = new Map<string, string[]>();
+  for (const [roleId] of resourcesOf(s.json, 'AWS::IAM::Role')) {
+    const statements = statementsOf(s.json, roleId);
+    // No role may use a KMS key it does not name: `*` would reach the import key too.
+    for (const st of statements.filter((st) =>
+      list<string>(st.Action).some((a) => a.startsWith('kms:')),
+    ))
+      expect([roleId, st.Resource]).not.toEqual([roleId, '*']);
+    const onKey = statements.filter((st) => names(st, keyId));
+    if (onKey.length === 0) continue;
+    for (const st of onKey) {
+      expect(st.Effect).toBe('Allow');
+      expect(st.Resource).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+      expect(st.Condition).toEqual({
+        StringEquals: {
+          'kms:ViaService': {
+            'Fn::Join': ['', ['s3.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]],
+          },
+          'kms:EncryptionContext:aws:s3:arn': bucketArn,
+        },
+      });
+    }
+    // What S3 asks of the key for what the role may do in the bucket: a write generates a data
+    // key, a read decrypts; nothing more.
+    const onObjects = statements
+      .filter((st) => names(st, bucketId))
+      .flatMap((st) => list<string>(st.Action));
+    const needed = [
+      ...(onObjects.includes('s3:PutObject') ? ['kms:GenerateDataKey'] : []),
+      ...(onObjects.some((a) => a.startsWith('s3:GetObject')) ? ['kms:Decrypt'] : []),
+    ].sort();
+    users.set(roleId, onKey.flatMap((st) => list<string>(st.Action)).sort());
+    expect([roleId, users.get(roleId)]).toEqual([roleId, needed]);
+  }
+  // Exactly the roles that read or write the bucket's objects: the five steps and the workflow
+  // (its Distributed Maps read the manifest). Not the API's functions, nor CDK's handlers.
+  const { functions, stateMachine } = s.stack.importDrop;
+  const roleOf = (role: unknown) => s.logicalId(role as never);
+  expect([...users.keys()].sort()).toEqual(
+    [...[...functions.values()].map((fn) => roleOf(fn.role)), roleOf(stateMachine.role)].sort(),
+  );
+  expect(users.get(roleOf(stateMachine.role))).toEqual(['kms:Decrypt']);
+  for (const fn of s.stack.api.functions.values()) expect(users.has(roleOf(fn.role))).toBe(false);
+  // The key's policy lets only the account (its IAM policies, above) use it: no service, no role.
+  const allowed = list<Json>(s.json.Resources[keyId]!.Properties!.KeyPolicy.Statement).filter(
+    (st) => st.Effect === 'Allow',
+  );
+  expect(allowed.map((st) => Object.keys(st.Principal))).toEqual([['AWS']]);
+  expect(JSON.stringify(allowed[0].Principal.AWS)).toMatch(/:root"/);
 });
 
 test('an object created under incoming/ of this bucket, and only there, starts the workflow', () => {
@@ -280,7 +356,7 @@ test('docs/operations/loading-records.md gives the operator exactly what `npm ru
   // commands/import/stage-drop.ts: DescribeStacks for the drop; the upload into incoming/ (in parts, and
   // aborted when a part fails); GetObject of the report and the work files, ListObjectsV2 of
   // work/ for the progress line; commands/import/stage-execution.ts: the upload's execution found and
-  // followed.
+  // followed; the bucket's key, as S3 uses it for the upload and the reads.
   expect(granted.sort()).toEqual(
     [
       'cloudformation:DescribeStacks arn:aws:cloudformation:REGION:ACCOUNT:stack/STACK_NAME/*',
@@ -289,12 +365,21 @@ test('docs/operations/loading-records.md gives the operator exactly what `npm ru
       `s3:GetObject /${PREFIX.reports}*`,
       `s3:GetObject /${PREFIX.work}*`,
       's3:ListBucket ',
+      'kms:GenerateDataKey IMPORT_KEY_ARN',
+      'kms:Decrypt IMPORT_KEY_ARN',
       'states:ListExecutions arn:aws:states:REGION:ACCOUNT:stateMachine:STATE_MACHINE_NAME',
       'states:DescribeExecution arn:aws:states:REGION:ACCOUNT:execution:STATE_MACHINE_NAME:*',
     ].sort(),
   );
   expect(statements.find((st) => st.Action === 's3:ListBucket').Condition).toEqual({
     StringLike: { 's3:prefix': `${PREFIX.work}*` },
+  });
+  // The key only through S3, for the import bucket (as the workflow's roles, above).
+  expect(statements.find((st) => st.Resource === 'IMPORT_KEY_ARN').Condition).toEqual({
+    StringEquals: {
+      'kms:ViaService': 's3.REGION.amazonaws.com',
+      'kms:EncryptionContext:aws:s3:arn': 'arn:aws:s3:::IMPORT_BUCKET_NAME',
+    },
   });
 
   // Every call the command makes, named by its Command class, and the action IAM checks for it.
@@ -325,19 +410,21 @@ test('docs/operations/loading-records.md gives the operator exactly what `npm ru
     'PutObject',
     'UploadPart',
   ]);
-  const action: Record<string, string> = {
-    DescribeStacks: 'cloudformation:DescribeStacks',
-    GetObject: 's3:GetObject',
-    ListObjectsV2: 's3:ListBucket',
-    PutObject: 's3:PutObject',
-    CreateMultipartUpload: 's3:PutObject',
-    UploadPart: 's3:PutObject',
-    CompleteMultipartUpload: 's3:PutObject',
-    AbortMultipartUpload: 's3:AbortMultipartUpload',
-    ListExecutions: 'states:ListExecutions',
-    DescribeExecution: 'states:DescribeExecution',
+  // With SSE-KMS S3 asks the caller's kms:GenerateDataKey to store an object (or start a
+  // multipart upload), and kms:Decrypt to read one and to add a part to a multipart upload.
+  const action: Record<string, string[]> = {
+    DescribeStacks: ['cloudformation:DescribeStacks'],
+    GetObject: ['s3:GetObject', 'kms:Decrypt'],
+    ListObjectsV2: ['s3:ListBucket'],
+    PutObject: ['s3:PutObject', 'kms:GenerateDataKey'],
+    CreateMultipartUpload: ['s3:PutObject', 'kms:GenerateDataKey'],
+    UploadPart: ['s3:PutObject', 'kms:Decrypt'],
+    CompleteMultipartUpload: ['s3:PutObject'],
+    AbortMultipartUpload: ['s3:AbortMultipartUpload'],
+    ListExecutions: ['states:ListExecutions'],
+    DescribeExecution: ['states:DescribeExecution'],
   };
-  const needed = new Set([...own, 'GetObject', ...upload].map((c) => action[c] ?? `${c}?`));
+  const needed = new Set([...own, 'GetObject', ...upload].flatMap((c) => action[c] ?? [`${c}?`]));
   expect([...needed].sort()).toEqual(
     [...new Set(statements.flatMap((st) => list<string>(st.Action)))].sort(),
   );
