@@ -29,6 +29,13 @@ export const DISPOSABLE_DEV_CONTEXT = {
   alarmEmail: 'ops@example.com',
 } as const;
 
+/** The three kinds of stage a deploy rule is held on: default, named and kept, disposable. */
+export const THREE_STAGES = [
+  ['the default stage', {}],
+  ['a named stage', { stage: 'prod' }],
+  ['a disposable stage', DISPOSABLE_DEV_CONTEXT],
+] as const;
+
 /**
  * The default stage with every optional stage setting of issue 54 given: the staff page on the
  * business's own domain (a certificate ARN of ACM's form, in us-east-1), all CloudFront edges,

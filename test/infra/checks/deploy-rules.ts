@@ -15,7 +15,7 @@ import { makeStage } from '../../../stage/stage.ts';
 import { PROTECTED, writersOf } from './rollback.ts';
 import {
   definitionOf,
-  DISPOSABLE_DEV_CONTEXT,
+  THREE_STAGES,
   resourcesOf,
   synthesize,
   type CfnTemplate,
@@ -23,20 +23,14 @@ import {
   type Synthesized,
 } from '../synth.ts';
 
-const STAGES = [
-  ['the default stage', {}],
-  ['a named stage', { stage: 'prod' }],
-  ['a disposable stage', DISPOSABLE_DEV_CONTEXT],
-] as const;
-
 const synths = new Map<string, Synthesized>();
 beforeAll(() => {
-  for (const [name, context] of STAGES) synths.set(name, synthesize({ context }));
+  for (const [name, context] of THREE_STAGES) synths.set(name, synthesize({ context }));
 }, 180_000);
 
 const json = (stage: string): CfnTemplate => synths.get(stage)!.json;
-const kept = STAGES.filter(([name]) => name !== 'a disposable stage').map(([name]) => name);
-const all = STAGES.map(([name]) => name);
+const kept = THREE_STAGES.filter(([name]) => name !== 'a disposable stage').map(([name]) => name);
+const all = THREE_STAGES.map(([name]) => name);
 const list = <T>(x: T | T[] | undefined): T[] =>
   x === undefined ? [] : Array.isArray(x) ? x : [x];
 

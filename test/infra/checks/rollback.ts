@@ -7,19 +7,13 @@
  * (DeletionPolicy Retain) or deletable then.
  */
 import {
-  DISPOSABLE_DEV_CONTEXT,
+  THREE_STAGES,
   resourcesOf,
   synthesize,
   type CfnResource,
   type CfnTemplate,
   type Json,
 } from '../synth.ts';
-
-const STAGES = [
-  ['the default stage', {}],
-  ['a named stage', { stage: 'prod' }],
-  ['a disposable stage', DISPOSABLE_DEV_CONTEXT],
-] as const;
 
 const list = <T>(x: T | T[] | undefined): T[] =>
   x === undefined ? [] : Array.isArray(x) ? x : [x];
@@ -183,7 +177,7 @@ function rollback(t: CfnTemplate, disposable: boolean) {
   return [...refusals].sort();
 }
 
-describe.each(STAGES)('%s: a failed create rolls back clean', (name, context) => {
+describe.each(THREE_STAGES)('%s: a failed create rolls back clean', (name, context) => {
   const disposable = name === 'a disposable stage';
   test('whichever resource fails, the rollback can delete everything it does not keep', () => {
     expect(rollback(synthesize({ context }).json, disposable)).toEqual([]);
