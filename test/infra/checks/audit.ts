@@ -69,9 +69,8 @@ describe.each(stages)('%s', (name, get) => {
         'AWS::Logs::LogGroup',
         1827,
       ]);
-      const [onDelete, onReplace] = disposable
-        ? ['Delete', 'Delete']
-        : ['RetainExceptOnCreate', 'Retain'];
+      // Deletion-protected, so kept even by a rolled-back create (docs/decisions/0032).
+      const [onDelete, onReplace] = disposable ? ['Delete', 'Delete'] : ['Retain', 'Retain'];
       expect([id, group.DeletionPolicy, group.UpdateReplacePolicy]).toEqual([
         id,
         onDelete,

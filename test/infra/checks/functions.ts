@@ -320,13 +320,13 @@ test('each function logs to its own log group, and every log group keeps the aud
   for (const id of logGroupIds) expect(s.json.Resources[id]!.Type).toBe('AWS::Logs::LogGroup');
   const logGroups = resourcesOf(s.json, 'AWS::Logs::LogGroup');
   // + the API's access logs; the import drop's: its five steps and its workflow; the staff
-  // page's deployment handler
+  // page's deployment handler; CDK's bucket notifications handler and bucket emptier
   expect(resourcesUnder(s.json, 'AWS::Logs::LogGroup', 'Api')).toHaveLength(
     functionList.length + 1,
   );
   expect(resourcesUnder(s.json, 'AWS::Logs::LogGroup', 'Import')).toHaveLength(5 + 1);
   expect(resourcesUnder(s.json, 'AWS::Logs::LogGroup', 'StaffApp')).toHaveLength(1);
-  expect(logGroups).toHaveLength(functionList.length + 1 + 5 + 1 + 1);
+  expect(logGroups).toHaveLength(functionList.length + 1 + 5 + 1 + 1 + 2);
   for (const [, group] of logGroups) {
     expect(group.Properties!.RetentionInDays).toBe(1827);
   }

@@ -87,23 +87,29 @@ describe('stages', () => {
     // checks that no physical name is hard-coded).
   });
 
-  test('default: data, users and logs are retained and protected; nothing empties a bucket', () => {
-    // Kept on delete and replacement; on a rolled-back create only what deletion protection
-    // keeps CloudFormation from deleting (test/infra/checks/deploy-rules.ts).
-    const PROTECTED = ['AWS::DynamoDB::Table', 'AWS::Cognito::UserPool'];
-    for (const type of KEPT_TYPES) {
-      const onDelete = PROTECTED.includes(type) ? 'Retain' : 'RetainExceptOnCreate';
-      for (const [id, r] of resourcesOf(prod().json, type)) {
-        expect([id, r.DeletionPolicy, r.UpdateReplacePolicy]).toEqual([id, onDelete, 'Retain']);
-      }
-    }
+  test('default: data, users and logs are retained and protected; only the page bucket is emptied', () => {
+    // Kept on delete and replacement; a rolled-back create keeps only what it could not delete
+    // (test/infra/checks/rollback.ts). The staff page bucket holds only a build: it goes.
+    const page = prod().logicalId(prod().stack.staffApp.bucket);
+    for (const type of KEPT_TYPES)
+      for (const [id, r] of resourcesOf(prod().json, type).filter(([id]) => id !== page))
+        expect([
+          id,
+          ['Retain', 'RetainExceptOnCreate'].includes(r.DeletionPolicy!),
+          r.UpdateReplacePolicy,
+        ]).toEqual([id, true, 'Retain']);
     expect(
       onlyResource(prod().json, 'AWS::DynamoDB::Table')[1].Properties!.DeletionProtectionEnabled,
     ).toBe(true);
     expect(
       onlyResource(prod().json, 'AWS::Cognito::UserPool')[1].Properties!.DeletionProtection,
     ).toBe('ACTIVE');
-    expect(resourcesOf(prod().json, 'Custom::S3AutoDeleteObjects')).toEqual([]);
+    expect(prod().json.Resources[page]!.DeletionPolicy).toBe('Delete');
+    expect(
+      resourcesOf(prod().json, 'Custom::S3AutoDeleteObjects').map(
+        ([, r]) => r.Properties!.BucketName,
+      ),
+    ).toEqual([{ Ref: page }]);
   });
 
   test('disposable: cdk destroy removes the whole stage, buckets emptied first', () => {
