@@ -17,11 +17,7 @@ import {
 } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { stageKey } from './keys.ts';
-import {
-  logBucketRemovalPolicyFor,
-  protectedRemovalPolicyFor,
-  removalPolicyFor,
-} from './retention.ts';
+import { keptRemovalPolicyFor, removalPolicyFor } from './retention.ts';
 import {
   AUDIT_RETENTION_DAYS,
   FILES_RETENTION,
@@ -67,7 +63,7 @@ export function logBucket(disposable: boolean): BucketProps {
   return {
     ...PRIVATE_BUCKET,
     versioned: true,
-    removalPolicy: logBucketRemovalPolicyFor(disposable),
+    removalPolicy: keptRemovalPolicyFor(disposable),
     autoDeleteObjects: disposable,
     lifecycleRules: [
       {
@@ -130,7 +126,7 @@ export class Data extends Construct {
       timeToLiveAttribute: EXPIRES_AT,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: !disposable,
-      removalPolicy: protectedRemovalPolicyFor(disposable),
+      removalPolicy: keptRemovalPolicyFor(disposable),
       // The AWS-managed key (aws/dynamodb) logs key use in CloudTrail and needs no KMS grants
       // for the functions' roles.
       encryption: TableEncryption.AWS_MANAGED,

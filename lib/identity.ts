@@ -14,7 +14,7 @@ import { Construct } from 'constructs';
 import { CUSTOMER_READERS_GROUP } from '../core/groups.ts';
 import { PASSWORD_POLICY } from '../core/password-policy.ts';
 import { DEFAULT_THREAT_PROTECTION, type ThreatProtection } from '../stage/settings.ts';
-import { protectedRemovalPolicyFor } from './retention.ts';
+import { keptRemovalPolicyFor } from './retention.ts';
 
 /**
  * Lifetime of access and ID tokens (SPEC 8): at most 15 minutes, so that a token copied out of a
@@ -143,7 +143,7 @@ export class Identity extends Construct {
       featurePlan: FeaturePlan.PLUS,
       standardThreatProtectionMode: THREAT_PROTECTION_MODE[threatProtection],
       deletionProtection: !disposable,
-      removalPolicy: protectedRemovalPolicyFor(disposable),
+      removalPolicy: keptRemovalPolicyFor(disposable),
     });
     this.signInFlows = threatProtectionReason(threatProtection);
 
@@ -166,7 +166,8 @@ export class Identity extends Construct {
     });
 
     // Threat protection as configured, not Cognito's defaults: signInFlows above relies on it. The actions apply in full-function mode only (threatProtection=enforced).
-    // No action notifies: notification e-mails would need an SES identity.
+    // No action notifies: that takes an SES identity in the risk configuration itself, beside
+    // sesFromAddress.
     new CfnUserPoolRiskConfigurationAttachment(this, 'RiskConfiguration', {
       userPoolId: this.userPool.userPoolId,
       clientId: 'ALL',

@@ -1,18 +1,11 @@
-import {
-  ArnFormat,
-  Duration,
-  RemovalPolicy,
-  Stack,
-  Validations,
-  type CfnElement,
-} from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { EventField, Rule, RuleTargetInput } from 'aws-cdk-lib/aws-events';
 import { SfnStateMachine } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Key } from 'aws-cdk-lib/aws-kms';
 import { TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { FilterPattern, MetricFilter, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { FilterPattern, type LogGroup, MetricFilter, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import {
@@ -37,7 +30,7 @@ import {
 } from '../stage/import-workflow.ts';
 import { THRESHOLDS } from './monitoring.ts';
 import { IMPORT_RETENTION, INCOMPLETE_UPLOAD_DAYS } from '../core/retention.ts';
-import { AUDIT_RETENTION } from './retention.ts';
+import { AUDIT_RETENTION, removalPolicyFor } from './retention.ts';
 import { vendedLogGroup } from './vended-logs.ts';
 import { FUNCTION_ENV } from '../core/function-env.ts';
 
@@ -47,8 +40,8 @@ export interface ImportDropProps {
   readonly alarmTopic: ITopic;
   readonly displayTimeZone: string;
   readonly concurrency: number;
-  readonly removalPolicy: RemovalPolicy;
-  readonly autoDeleteObjects: boolean;
+  /** A test stage (stage/stage.ts): its bucket, key and logs go with it, the bucket emptied. */
+  readonly disposable: boolean;
   readonly accessLogsBucket: IBucket;
   /** The files records name: CheckPart lists their keys (never reads a file) to warn of missing ones. */
   readonly filesBucket: IBucket;
@@ -72,13 +65,15 @@ export class ImportDrop extends Construct {
   readonly key: Key;
   readonly stateMachine: StateMachine;
   readonly functions: ReadonlyMap<ImportStep, ApiFunction>;
+  /** The workflow's execution log: part of the audit trail (lib/retention.ts protectAuditTrail). */
+  readonly workflowLogGroup: LogGroup;
 
   constructor(scope: Construct, id: string, props: ImportDropProps) {
     super(scope, id);
     this.key = stageKey(this, 'Key', {
       description: 'The import bucket: uploads, work files, reports',
       // Goes only with the bucket: a kept upload or report stays readable after a destroy.
-      disposable: props.removalPolicy === RemovalPolicy.DESTROY,
+      disposable: props.disposable,
     });
     this.bucket = new Bucket(this, 'Bucket', {
       // An upload holds every field of the customers it imports: under a key the business
@@ -91,8 +86,8 @@ export class ImportDrop extends Construct {
       // An import is of one object version: a re-upload under the same key is a new import.
       versioned: true,
       eventBridgeEnabled: true,
-      removalPolicy: props.removalPolicy,
-      autoDeleteObjects: props.autoDeleteObjects,
+      removalPolicy: removalPolicyFor(props.disposable),
+      autoDeleteObjects: props.disposable,
       serverAccessLogsBucket: props.accessLogsBucket,
       serverAccessLogsPrefix: 'import-bucket/',
       lifecycleRules: [
@@ -130,7 +125,7 @@ export class ImportDrop extends Construct {
         memorySize: spec.memoryMb,
         timeout: Duration.seconds(spec.timeoutSeconds),
         logRetention: props.logRetention,
-        logRemovalPolicy: props.removalPolicy,
+        logRemovalPolicy: removalPolicyFor(props.disposable),
       });
       functions.set(step, fn);
     }
@@ -192,6 +187,11 @@ export class ImportDrop extends Construct {
         resourceName,
         arnFormat: ArnFormat.COLON_RESOURCE_NAME,
       });
+    this.workflowLogGroup = vendedLogGroup(this, 'WorkflowLogs', {
+      service: 'states',
+      retention: props.logRetention ?? AUDIT_RETENTION,
+      removalPolicy: removalPolicyFor(props.disposable),
+    });
     this.stateMachine = new StateMachine(this, 'Workflow', {
       stateMachineName,
       stateMachineType: StateMachineType.STANDARD,
@@ -200,11 +200,7 @@ export class ImportDrop extends Construct {
       ),
       tracingEnabled: true,
       logs: {
-        destination: vendedLogGroup(this, 'WorkflowLogs', {
-          service: 'states',
-          retention: props.logRetention ?? AUDIT_RETENTION,
-          removalPolicy: props.removalPolicy,
-        }),
+        destination: this.workflowLogGroup,
         // Every state's events, never its input or output (records' lines pass through them).
         level: LogLevel.ALL,
         includeExecutionData: false,

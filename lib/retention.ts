@@ -19,21 +19,13 @@ export function removalPolicyFor(disposable: boolean): RemovalPolicy {
 }
 
 /**
- * The same for a store with deletion protection on (the table, the user pool): CloudFormation
- * could not delete it on a rolled-back create (the service refuses), and the rollback would
- * fail. Kept then too, under its generated name, so the retry makes a new one beside it.
+ * The same for what a rolled-back create could not delete, and the rollback would fail on: a
+ * store with deletion protection on (the table, the user pool: the service refuses), and a bucket
+ * log delivery writes to (S3's server access logs, CloudFront's: the delivery may land at any
+ * time after the create began, and S3 deletes no bucket that holds an object, a version or a
+ * delete marker). Kept then too, under its generated name, so the retry makes a new one beside it.
  */
-export function protectedRemovalPolicyFor(disposable: boolean): RemovalPolicy {
-  return disposable ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
-}
-
-/**
- * The same for a bucket that log delivery writes to (S3's server access logs, CloudFront's): the
- * delivery is asynchronous and may land at any time after the create began, so a rolled-back
- * create could not be sure to delete it (S3 deletes no bucket that holds an object, a version or
- * a delete marker). Kept then too, under its generated name; a disposable stage empties it.
- */
-export function logBucketRemovalPolicyFor(disposable: boolean): RemovalPolicy {
+export function keptRemovalPolicyFor(disposable: boolean): RemovalPolicy {
   return disposable ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
 }
 

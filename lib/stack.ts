@@ -1,6 +1,6 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
-import type { ILogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { Api } from './api.ts';
 import { AuditTrail } from './audit.ts';
@@ -105,8 +105,7 @@ export class ReadApiStack extends Stack {
       displayTimeZone: settings.displayTimeZone,
       concurrency: settings.importConcurrency,
       checkFiles: settings.importFileCheck,
-      removalPolicy: removalPolicyFor(disposable),
-      autoDeleteObjects: disposable,
+      disposable,
       accessLogsBucket: this.data.accessLogsBucket,
       filesBucket: this.data.bucket,
       logRetention: props.logRetention,
@@ -134,7 +133,7 @@ export class ReadApiStack extends Stack {
           (fn) => fn.logGroup,
         ),
         this.api.accessLogGroup,
-        this.importDrop.node.findChild('WorkflowLogs') as ILogGroup,
+        this.importDrop.workflowLogGroup,
       ],
       disposable,
     );

@@ -98,14 +98,24 @@ const PRICE_CLASS: Record<PriceClassName, PriceClass> = {
 /**
  * `/app/` and any folder URL below it serve that folder's index.html (S3 has no such notion); the
  * distribution's root sends the browser to the page, whose files it names relative to `/app/`.
+ * On the business's own domain, a request for the distribution's own name (where CloudFront
+ * accepts TLS 1.0) is sent to the domain, so the page is served only under TLS 1.2 at least.
  */
-const INDEX_REWRITE = `function handler(event) {
-  var request = event.request;
+function indexRewrite(domain: string | undefined): string {
+  const toDomain =
+    domain === undefined
+      ? ''
+      : `
+  if (request.headers.host && request.headers.host.value !== '${domain}')
+    return { statusCode: 301, statusDescription: 'Moved Permanently', headers: { location: { value: 'https://${domain}' + request.uri } } };`;
+  return `function handler(event) {
+  var request = event.request;${toDomain}
   if (request.uri === '/')
     return { statusCode: 302, statusDescription: 'Found', headers: { location: { value: '${STAFF_APP_PATH}' } } };
   if (request.uri.endsWith('/')) request.uri += 'index.html';
   return request;
 }`;
+}
 
 export class StaffApp extends Construct {
   readonly bucket: Bucket;
@@ -206,7 +216,7 @@ export class StaffApp extends Construct {
           {
             eventType: FunctionEventType.VIEWER_REQUEST,
             function: new CloudFrontFunction(this, 'IndexRewrite', {
-              code: FunctionCode.fromInline(INDEX_REWRITE),
+              code: FunctionCode.fromInline(indexRewrite(props.domain?.name)),
               runtime: FunctionRuntime.JS_2_0,
               comment: 'Folder URLs serve their index.html',
             }),
@@ -322,13 +332,11 @@ export class StaffApp extends Construct {
     });
     // Copied only once the handler that empties the bucket exists, and so deleted before it runs:
     // whichever resource of a create fails, the rollback finds the bucket emptied.
-    files.node.addDependency(
-      this.bucket.node
-        .findAll()
-        .find(
-          (c) => c instanceof CfnResource && c.cfnResourceType === 'Custom::S3AutoDeleteObjects',
-        )!,
-    );
+    const emptier = this.bucket.node
+      .findAll()
+      .find((c) => c instanceof CfnResource && c.cfnResourceType === 'Custom::S3AutoDeleteObjects');
+    if (!emptier) throw new Error('The staff page bucket needs autoDeleteObjects: see its removal');
+    files.node.addDependency(emptier);
     // CDK's bucket deployment handler (one per stack) copies the page's files at deploy time.
     const copying =
       "CDK's bucket deployment handler copies the staff page's files from CDK's asset bucket " +

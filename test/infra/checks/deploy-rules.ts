@@ -259,7 +259,7 @@ test.each(all)("%s: only the audit trail's log groups are deletion-protected", (
       (fn) => fn.logGroup,
     ),
     s.stack.api.accessLogGroup,
-    s.stack.importDrop.node.findChild('WorkflowLogs'),
+    s.stack.importDrop.workflowLogGroup,
   ].map((group) => s.logicalId(group.node.defaultChild as never));
   expect(trail).toHaveLength(s.stack.api.functions.size + s.stack.importDrop.functions.size + 2);
   const disposable = stage === 'a disposable stage';

@@ -31,7 +31,12 @@ function deployedFile(s: Synthesized, name: string): string {
   return readFileSync(found[0]!, 'utf8');
 }
 
-/** Whether the condition's Fn::Not(Fn::Or(... Fn::Equals(region))) names `region`. */
+/** The distribution's viewer-request function, run as CloudFront runs it. */
+function viewerRequest(s: Synthesized): (event: Json) => Json {
+  const [, fn] = onlyResource(s.json, 'AWS::CloudFront::Function');
+  return new Function(`${fn.Properties!.FunctionCode}; return handler;`)() as (e: Json) => Json;
+}
+
 /** A template condition's value in a region, as CloudFormation evaluates it. */
 function inCondition(json: Json, name: string, region: string): boolean {
   const value = (x: Json): unknown => (x?.Ref === 'AWS::Region' ? region : x);
@@ -86,10 +91,7 @@ describe.each(bothStages())('%s', (_name, get) => {
     expect([...optIn, 'mx-central-1', 'xx-future-1'].map(delivered)).toEqual(
       Array(optIn.length + 2).fill(false),
     );
-    const [, fn] = onlyResource(s.json, 'AWS::CloudFront::Function');
-    const handler = new Function(`${fn.Properties!.FunctionCode}; return handler;`)() as (
-      e: Json,
-    ) => Json;
+    const handler = viewerRequest(s);
     expect(handler({ request: { uri: '/' } })).toMatchObject({
       statusCode: 302,
       headers: { location: { value: '/app/' } },
@@ -268,6 +270,22 @@ test("the staff page on the business's own domain: its certificate, TLS 1.2, and
   expect(s.json.Outputs!.StaffAppUrl!.Value).toBe(`${origin}/app/`);
   const [, api] = onlyResource(s.json, 'AWS::ApiGatewayV2::Api');
   expect(api.Properties!.CorsConfiguration.AllowOrigins).toEqual([origin]);
+  // The distribution's own name, where CloudFront accepts TLS 1.0, sends the browser to the domain.
+  const domain = OWN_DOMAIN_CONTEXT.staffPageDomain;
+  expect(
+    viewerRequest(s)({
+      request: { uri: '/app/x.js', headers: { host: { value: 'd1.cloudfront.net' } } },
+    }),
+  ).toMatchObject({
+    statusCode: 301,
+    headers: { location: { value: `https://${domain}/app/x.js` } },
+  });
+  expect(
+    viewerRequest(s)({ request: { uri: '/app/', headers: { host: { value: domain } } } }),
+  ).toEqual({
+    uri: '/app/index.html',
+    headers: { host: { value: domain } },
+  });
   // CFR4 holds there: nothing acknowledges it.
   expect(acknowledged(s.stack.staffApp.distribution)).not.toContainEqual(
     expect.stringContaining('AwsSolutions-CFR4'),
