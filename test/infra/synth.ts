@@ -41,7 +41,7 @@ export const THREE_STAGES = [
  * business's own domain (a certificate ARN of ACM's form, in us-east-1), all CloudFront edges,
  * and staff mail through SES.
  */
-export const OWN_DOMAIN_CONTEXT = {
+export const EVERY_OPTION_CONTEXT = {
   staffPageDomain: 'staff.example.com',
   staffPageCertificateArn:
     'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d',

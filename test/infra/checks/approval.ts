@@ -20,24 +20,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Formatter, fullDiff, type TemplateDiff } from '@aws-cdk/cloudformation-diff';
 import { PROJECT_ROOT } from '../../../core/project-root.ts';
-import { DISPOSABLE_DEV_CONTEXT, synthesize } from '../synth.ts';
+import { EVERY_OPTION_CONTEXT, synthesize, THREE_STAGES } from '../synth.ts';
 
 const STAGES = [
-  ['the default stage', {}],
-  ['a named stage', { stage: 'prod' }],
-  ['a disposable stage', DISPOSABLE_DEV_CONTEXT],
+  ...THREE_STAGES,
   // Every setting that adds resources, set: the page must hold for these too.
   [
-    'a named stage with SES mail, its own page domain, enforced threat protection',
-    {
-      stage: 'options',
-      sesFromAddress: 'ops@example.com',
-      staffPageDomain: 'staff.example.com',
-      staffPageCertificateArn:
-        'arn:aws:acm:us-east-1:123456789012:certificate/12345678-1234-1234-1234-123456789012',
-      threatProtection: 'enforced',
-      priceClass: 'PriceClass_All',
-    },
+    'a named stage with every option and enforced threat protection',
+    { ...EVERY_OPTION_CONTEXT, stage: 'options', threatProtection: 'enforced' },
   ],
 ] as const;
 

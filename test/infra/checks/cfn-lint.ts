@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { BASE_STACK_NAME } from '../../../stage/stage.ts';
-import { DISPOSABLE_DEV_CONTEXT, OWN_DOMAIN_CONTEXT, synthesize } from '../synth.ts';
+import { DISPOSABLE_DEV_CONTEXT, EVERY_OPTION_CONTEXT, synthesize } from '../synth.ts';
 import { outputOf } from '../../support/output-of.ts';
 
 /** What cfn-lint may report: CDK's usual W3005. */
@@ -35,7 +35,7 @@ describeWithLinter(`cfn-lint (${version ?? 'not installed'})`, () => {
       `${BASE_STACK_NAME}-${DISPOSABLE_DEV_CONTEXT.stage}`,
     ],
     // Aliases, an ACM certificate and SES mail, which the other two do not have.
-    ['the default stage on its own domain', OWN_DOMAIN_CONTEXT, BASE_STACK_NAME],
+    ['the default stage on its own domain', EVERY_OPTION_CONTEXT, BASE_STACK_NAME],
   ] as const;
   const templateOf = (context: Record<string, unknown>, stackName: string) =>
     join(synthesize({ context }).outdir, `${stackName}.template.json`);

@@ -7,7 +7,7 @@ import { threatProtectionReason, type Identity } from '../../../lib/identity.ts'
 import { PROJECT_ROOT } from '../../../core/project-root.ts';
 import {
   DISPOSABLE_DEV_CONTEXT,
-  OWN_DOMAIN_CONTEXT,
+  EVERY_OPTION_CONTEXT,
   onlyResource,
   synthesize,
   type CfnTemplate,
@@ -231,8 +231,8 @@ test("staff mail: Cognito's default e-mail unless sesFromAddress names a verifie
     expect(emailOf(json) ?? { EmailSendingAccount: 'COGNITO_DEFAULT' }).toEqual({
       EmailSendingAccount: 'COGNITO_DEFAULT',
     });
-  const ses = synthesize({ context: OWN_DOMAIN_CONTEXT });
-  expect(OWN_DOMAIN_CONTEXT.sesFromAddress).toBe('staff-access@example.com');
+  const ses = synthesize({ context: EVERY_OPTION_CONTEXT });
+  expect(EVERY_OPTION_CONTEXT.sesFromAddress).toBe('staff-access@example.com');
   expect(emailOf(ses.json)).toEqual({
     EmailSendingAccount: 'DEVELOPER',
     From: 'staff-access@example.com',

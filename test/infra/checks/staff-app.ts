@@ -12,7 +12,7 @@ import { Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import {
   DISPOSABLE_DEV_CONTEXT,
-  OWN_DOMAIN_CONTEXT,
+  EVERY_OPTION_CONTEXT,
   bothStages,
   onlyResource,
   resourcesOf,
@@ -247,7 +247,7 @@ test('the page is served by price class 200 (edges in the Philippines) unless -c
       .PriceClass as string;
   expect(priceClass(synthesize())).toBe('PriceClass_200');
   expect(priceClass(synthesize({ context: DISPOSABLE_DEV_CONTEXT }))).toBe('PriceClass_200');
-  expect(priceClass(synthesize({ context: OWN_DOMAIN_CONTEXT }))).toBe('PriceClass_All');
+  expect(priceClass(synthesize({ context: EVERY_OPTION_CONTEXT }))).toBe('PriceClass_All');
 });
 
 /**
@@ -256,22 +256,22 @@ test('the page is served by price class 200 (edges in the Philippines) unless -c
  * domain everywhere it is named.
  */
 test("the staff page on the business's own domain: its certificate, TLS 1.2, and its origin in CORS and StaffAppUrl", () => {
-  const s = synthesize({ context: OWN_DOMAIN_CONTEXT });
+  const s = synthesize({ context: EVERY_OPTION_CONTEXT });
   const [, distribution] = onlyResource(s.json, 'AWS::CloudFront::Distribution');
   const config = distribution.Properties!.DistributionConfig;
-  expect(config.Aliases).toEqual([OWN_DOMAIN_CONTEXT.staffPageDomain]);
+  expect(config.Aliases).toEqual([EVERY_OPTION_CONTEXT.staffPageDomain]);
   expect(config.ViewerCertificate).toEqual({
-    AcmCertificateArn: OWN_DOMAIN_CONTEXT.staffPageCertificateArn,
+    AcmCertificateArn: EVERY_OPTION_CONTEXT.staffPageCertificateArn,
     MinimumProtocolVersion: 'TLSv1.2_2021',
     SslSupportMethod: 'sni-only',
   });
-  const origin = `https://${OWN_DOMAIN_CONTEXT.staffPageDomain}`;
+  const origin = `https://${EVERY_OPTION_CONTEXT.staffPageDomain}`;
   expect(s.stack.staffApp.origin).toBe(origin);
   expect(s.json.Outputs!.StaffAppUrl!.Value).toBe(`${origin}/app/`);
   const [, api] = onlyResource(s.json, 'AWS::ApiGatewayV2::Api');
   expect(api.Properties!.CorsConfiguration.AllowOrigins).toEqual([origin]);
   // The distribution's own name, where CloudFront accepts TLS 1.0, sends the browser to the domain.
-  const domain = OWN_DOMAIN_CONTEXT.staffPageDomain;
+  const domain = EVERY_OPTION_CONTEXT.staffPageDomain;
   expect(
     viewerRequest(s)({
       request: { uri: '/app/x.js', headers: { host: { value: 'd1.cloudfront.net' } } },
