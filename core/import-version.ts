@@ -12,8 +12,9 @@
  *
  * The time is as S3 reports it (in AWS the event's, whole seconds; locally the local S3's), so
  * uploads a second or more apart are ordered whatever the writers' clocks say. Within one second
- * S3's sequencer orders them (locally, where S3 gives none, the upload's end in milliseconds stands
- * in for it); every retry sees the same event, so the order is the same each time.
+ * S3's sequencer breaks the tie: AWS orders it only for one key, and each upload has its own, so
+ * the tie is broken the same way each time (every retry sees the same event) but not by which was
+ * put last (locally, where S3 gives none, the upload's end in milliseconds stands in for it).
  */
 import { randomBytes } from 'node:crypto';
 import { IMPORT_WRITE_HORIZON_DAYS, TOMBSTONE_DAYS } from './retention.ts';
@@ -45,9 +46,15 @@ export interface Upload {
 
 /** The version of the import of one upload. */
 export function importVersion({ uploadedAt, sequencer, importId }: Upload): string {
-  const ms = Date.parse(uploadedAt);
+  // A time without its zone would be read in the reader's own: another instant on another machine.
+  const ms = /(Z|[+-]\d\d:\d\d)$/i.test(uploadedAt) ? Date.parse(uploadedAt) : Number.NaN;
   if (!Number.isFinite(ms) || ms < 0)
-    throw new ImportVersionError(`the upload's time ${JSON.stringify(uploadedAt)} is not a time`);
+    throw new ImportVersionError(
+      `the upload's time ${JSON.stringify(uploadedAt)} is not a time with its zone`,
+    );
+  const time = Math.floor(ms / 1000).toString(36);
+  if (time.length > TIME_CHARS)
+    throw new ImportVersionError(`the upload's time ${JSON.stringify(uploadedAt)} is too late`);
   const seq = (sequencer ?? '').toUpperCase().replace(/^0+/, '');
   if (!/^[0-9A-F]*$/.test(seq) || seq.length > SEQUENCER_CHARS)
     throw new ImportVersionError(
@@ -56,9 +63,7 @@ export function importVersion({ uploadedAt, sequencer, importId }: Upload): stri
   if (!/^[0-9a-f]+$/.test(importId) || importId.length < ID_CHARS)
     throw new ImportVersionError(`the import id ${JSON.stringify(importId)} is not hex`);
   return (
-    Math.floor(ms / 1000)
-      .toString(36)
-      .padStart(TIME_CHARS, '0') +
+    time.padStart(TIME_CHARS, '0') +
     seq.padStart(SEQUENCER_CHARS, '0') +
     importId.slice(0, ID_CHARS)
   );

@@ -39,12 +39,13 @@ export const FILES_RETENTION = {
 export const INCOMPLETE_UPLOAD_DAYS = 1;
 
 /**
- * How late an import may still write after its file was put (SPEC 6: the file put later wins):
- * EventBridge retries delivering the upload's event for up to 24 hours, the workflow runs at most
- * 12 hours (import/steps/step.ts), and Step Functions redrives an execution up to 14 days after it
- * ended: 15.5 days, rounded up. A write later than this is refused and its import fails, saying so.
+ * How late an import may still write after its file was put (SPEC 6: the file put later wins): S3
+ * retries delivering the upload's event to EventBridge for up to 24 hours, EventBridge retries
+ * starting the workflow for up to 24 hours more, the workflow runs at most 12 hours
+ * (import/steps/step.ts), and Step Functions redrives an execution up to 14 days after it ended:
+ * 16.5 days, rounded up. A write later than this is refused and its import fails, saying so.
  */
-export const IMPORT_WRITE_HORIZON_DAYS = 16;
+export const IMPORT_WRITE_HORIZON_DAYS = 17;
 
 /**
  * How long a deletion's tombstone is kept after its file was put: every earlier import's horizon

@@ -64,7 +64,18 @@ test('the same upload makes the same version every time; milliseconds and case d
 test('what is not a time, a sequencer or an import id is refused, saying which', () => {
   const id = 'ab'.repeat(16);
   expect(() => importVersion({ uploadedAt: 'yesterday', importId: id })).toThrow(
-    new ImportVersionError(`the upload's time "yesterday" is not a time`),
+    new ImportVersionError(`the upload's time "yesterday" is not a time with its zone`),
+  );
+  // Without a zone the same text is another instant on another machine.
+  expect(() => importVersion({ uploadedAt: '2026-11-27T21:00:00', importId: id })).toThrow(
+    /"2026-11-27T21:00:00" is not a time with its zone/,
+  );
+  expect(importVersion({ uploadedAt: '2026-11-28T05:00:00+08:00', importId: id })).toBe(
+    importVersion({ uploadedAt: '2026-11-27T21:00:00Z', importId: id }),
+  );
+  // Past what 7 base-36 digits hold, refused rather than a longer version that compares wrong.
+  expect(() => importVersion({ uploadedAt: '+100000-01-01T00:00:00Z', importId: id })).toThrow(
+    /is too late/,
   );
   expect(() =>
     importVersion({ uploadedAt: '2026-11-27T21:00:00Z', sequencer: 'XYZ', importId: id }),
@@ -74,12 +85,15 @@ test('what is not a time, a sequencer or an import id is refused, saying which',
   ).toThrow(/at most 24 digits/);
 });
 
-test('the horizon covers EventBridge retries, the workflow time limit and the redrive window', () => {
+test("the horizon covers S3's and EventBridge's retries, the workflow time limit and the redrive window", () => {
+  const s3ToEventBridgeRetrySeconds = DAY_S;
   const eventBridgeRetrySeconds = DAY_S;
   const redriveSeconds = 14 * DAY_S;
-  expect(IMPORT_WRITE_HORIZON_DAYS * DAY_S).toBeGreaterThanOrEqual(
-    eventBridgeRetrySeconds + IMPORT_TIMEOUT_SECONDS + redriveSeconds,
-  );
+  const longest =
+    s3ToEventBridgeRetrySeconds + eventBridgeRetrySeconds + IMPORT_TIMEOUT_SECONDS + redriveSeconds;
+  expect(IMPORT_WRITE_HORIZON_DAYS * DAY_S).toBeGreaterThanOrEqual(longest);
+  // Rounded up to whole days, not more.
+  expect(IMPORT_WRITE_HORIZON_DAYS).toBe(Math.ceil(longest / DAY_S));
   // A tombstone outlives every earlier import's horizon.
   expect(TOMBSTONE_DAYS).toBeGreaterThan(IMPORT_WRITE_HORIZON_DAYS);
 });
