@@ -117,7 +117,7 @@ function printOrder(counts: ImportReport['counts']): void {
     );
   if (counts.sameSecond > 0)
     console.log(
-      `${plural(counts.sameSecond, 'record')} also written by a file put within the same second: S3's order of the two uploads decided which stands`,
+      `${plural(counts.sameSecond, 'record')} also written by a file put within the same second: which stands is fixed by S3's sequencer, not by which was put last`,
     );
 }
 
