@@ -52,6 +52,7 @@ interface S3rverObject {
   metadata: Record<string, string>;
 }
 interface S3rverStore {
+  existsObject(bucket: string, key: string): Promise<boolean>;
   getResourcePath(bucket: string, key: string, resource: string): string;
   putMetadata(bucket: string, key: string, metadata: object, md5: string): Promise<void>;
   putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
@@ -115,6 +116,70 @@ function s3Error(
   res.end(xml);
 }
 
+/** The bucket and key a path-style object PUT names; undefined for a part of a multipart upload. */
+function objectOf(url: string): { bucket: string; key: string } | undefined {
+  const { pathname, searchParams } = new URL(url, 'http://local');
+  if (searchParams.has('uploadId') || searchParams.has('partNumber')) return undefined;
+  const [, bucket, ...key] = pathname.split('/');
+  if (!bucket || key.length === 0 || key.join('/') === '') return undefined;
+  return { bucket: decodeURIComponent(bucket), key: decodeURIComponent(key.join('/')) };
+}
+
+/**
+ * S3's conditional write (PutObject with `If-None-Match: *`, Amazon S3 User Guide, "conditional
+ * writes"): stored only when the key holds no object, refused with 412 PreconditionFailed
+ * otherwise; s3rver ignores the header on a PUT. Conditional PUTs of one key are decided one at a
+ * time, each after the one before has stored its object or been refused, so that of two at once
+ * exactly one lands, as on S3 (whose other answer may also be 409 ConditionalRequestConflict).
+ */
+function conditionalPuts(
+  store: S3rverStore,
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+) {
+  const queues = new Map<string, Promise<void>>();
+  return async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: { bucket: string; key: string },
+    requestId: string,
+  ) => {
+    if (req.headers['if-none-match'] !== '*') {
+      req.resume();
+      s3Error(res, 501, 'NotImplemented', 'If-None-Match on a PUT takes only *', requestId);
+      return;
+    }
+    const id = `${target.bucket}/${target.key}`;
+    const before = queues.get(id) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const turn = before.then(() => mine);
+    queues.set(id, turn);
+    void turn.then(() => {
+      if (queues.get(id) === turn) queues.delete(id);
+    });
+    await before;
+    try {
+      if (await store.existsObject(target.bucket, target.key)) {
+        req.resume();
+        s3Error(
+          res,
+          412,
+          'PreconditionFailed',
+          'At least one of the pre-conditions you specified did not hold',
+          requestId,
+        );
+        release();
+        return;
+      }
+    } catch (error) {
+      release();
+      throw error;
+    }
+    res.once('close', release);
+    handle(req, res);
+  };
+}
+
 export async function startS3(options: LocalS3Options): Promise<LocalS3> {
   const bucketName = options.bucketName ?? DEFAULT_BUCKET_NAME;
   const importBucketName = options.importBucketName ?? DEFAULT_IMPORT_BUCKET_NAME;
@@ -129,6 +194,7 @@ export async function startS3(options: LocalS3Options): Promise<LocalS3> {
   atomicPuts(s3rver.store);
   await s3rver.configureBuckets();
   const handle = s3rver.callback();
+  const conditionalPut = conditionalPuts(s3rver.store, handle);
   const secrets = new Map<string, string>([
     [S3RVER_CREDENTIALS.accessKeyId, S3RVER_CREDENTIALS.secretAccessKey],
   ]);
@@ -158,6 +224,13 @@ export async function startS3(options: LocalS3Options): Promise<LocalS3> {
       return;
     }
     // Header-signed (SDK) requests go on to s3rver, which checks the access key id only.
+    const target = req.method === 'PUT' ? objectOf(url) : undefined;
+    if (target && req.headers['if-none-match'] !== undefined) {
+      conditionalPut(req, res, target, requestId).catch(() =>
+        s3Error(res, 500, 'InternalError', 'the conditional write failed', requestId),
+      );
+      return;
+    }
     handle(req, res);
   });
   await new Promise<void>((r, reject) => {

@@ -173,3 +173,51 @@ test("a GET during a PUT sees no object or all of it, as S3's atomic PUT gives",
     client.destroy();
   }
 });
+
+test("If-None-Match: * as S3's conditional write: the first PUT lands, later ones get 412, of many at once one wins", async () => {
+  const client = s3Client(s3.endpoint);
+  const put = (key: string, body: string) =>
+    client.send(
+      new PutObjectCommand({ Bucket: s3.importBucketName, Key: key, Body: body, IfNoneMatch: '*' }),
+    );
+  const read = async (key: string) =>
+    (
+      await client.send(new GetObjectCommand({ Bucket: s3.importBucketName, Key: key }))
+    ).Body!.transformToString();
+  const refusal = (error: unknown) => ({
+    name: (error as Error).name,
+    status: (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode,
+  });
+  try {
+    await put('work/claim-test/claim.json', 'first');
+    const second = await put('work/claim-test/claim.json', 'second').catch(refusal);
+    expect(second).toEqual({ name: 'PreconditionFailed', status: 412 });
+    expect(await read('work/claim-test/claim.json')).toBe('first');
+    // Eight at once on a new key: exactly one stored, and its body is the one kept.
+    const racing = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        put('work/claim-race/claim.json', `racer ${i}`).then(
+          () => i,
+          (error: unknown) => refusal(error),
+        ),
+      ),
+    );
+    const winners = racing.filter((r) => typeof r === 'number');
+    expect(winners).toHaveLength(1);
+    expect(racing.filter((r) => typeof r !== 'number')).toEqual(
+      Array.from({ length: 7 }, () => ({ name: 'PreconditionFailed', status: 412 })),
+    );
+    expect(await read('work/claim-race/claim.json')).toBe(`racer ${winners[0]}`);
+    // Without the header a PUT still replaces the object, as on S3.
+    await client.send(
+      new PutObjectCommand({
+        Bucket: s3.importBucketName,
+        Key: 'work/claim-test/claim.json',
+        Body: 'third',
+      }),
+    );
+    expect(await read('work/claim-test/claim.json')).toBe('third');
+  } finally {
+    client.destroy();
+  }
+});
