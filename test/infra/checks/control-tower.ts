@@ -99,7 +99,8 @@ describeWithGuard("AWS Control Tower's proactive controls", () => {
       }),
     );
     STAGES.forEach(([name], i) => found.set(name, results[i]!));
-  }, 180_000);
+    // cfn-guard over three templates: minutes on a busy machine.
+  }, 600_000);
 
   test.each(STAGES.map(([name]) => name))(
     '%s: every failing control has its decision, on the resources it names',
