@@ -102,6 +102,22 @@ const reportParameters = (outcome: string | null) => ({
   'input.$': '$',
 });
 
+/**
+ * ReportFallback's input: Report's own, its state (`input`) included, but the outcome `failed`
+ * and `reportFailed` the name of Report's error (never its cause, which may quote the file).
+ */
+const reportFallback = {
+  Parameters: {
+    'bucket.$': '$.bucket',
+    'key.$': '$.key',
+    'versionId.$': '$.versionId',
+    outcome: 'failed',
+    'reportFailed.$': '$.reportError.Error',
+    'input.$': '$.input',
+  },
+  ResultPath: '$.report',
+};
+
 export function importWorkflowDefinition(r: ImportWorkflowResources): Record<string, unknown> {
   return {
     Comment: 'Import of one file version from the import drop (SPEC 9)',
@@ -145,7 +161,16 @@ export function importWorkflowDefinition(r: ImportWorkflowResources): Record<str
         },
         Next: 'Report',
       },
-      Report: task('Report', r.reportFunctionArn, { ResultPath: '$.report', Next: 'Notify' }),
+      Report: task('Report', r.reportFunctionArn, {
+        ResultPath: '$.report',
+        Catch: [
+          { ErrorEquals: ['States.ALL'], ResultPath: '$.reportError', Next: 'ReportFallback' },
+        ],
+        Next: 'Notify',
+      }),
+      // Report itself failed (an exception, its time limit, its memory): the same function again,
+      // told only the error's name, writes a report that says so and reads nothing (report.ts).
+      ReportFallback: task('Report', r.reportFunctionArn, { ...reportFallback, Next: 'Notify' }),
       Notify: {
         Type: 'Choice',
         Choices: [{ Variable: '$.report.outcome', StringEquals: 'imported', Next: 'Done' }],

@@ -6,7 +6,7 @@
 import pLimit from 'p-limit';
 import { importAuditEvent } from '../audit.ts';
 import { emptySummary, type ImportSummary } from '../summary.ts';
-import { MAX_LISTED_PROBLEMS, type Verdict } from '../parts.ts';
+import type { Verdict } from '../parts.ts';
 import type { PlanResult } from './plan.ts';
 import {
   uploader,
@@ -17,6 +17,7 @@ import {
 } from './step.ts';
 import {
   cancelKey,
+  exists,
   importIdOf,
   keysUnder,
   problemsKey,
@@ -46,6 +47,12 @@ export interface ReportInput {
   error?: { Error?: string; Cause?: string };
   /** The execution's state (the execution input, and `plan` once Plan ran). */
   input?: Partial<ExecutionInput> & { plan?: Partial<PlanResult> };
+  /**
+   * ReportFallback's (stage/import-workflow.ts): the name of the error that stopped Report. The
+   * report then says the import failed and why, and reads nothing: what the parts wrote is not
+   * counted (Report's own failure may have come of reading it).
+   */
+  reportFailed?: string;
 }
 
 /**
@@ -62,80 +69,115 @@ function failure(error: ReportInput['error']): string {
   return [error?.Error ?? 'Error', message.slice(0, 500)].filter(Boolean).join(': ');
 }
 
+/** ReportFallback's error: Report's by its name, and what had stopped the import before it. */
+function reportFailure(input: ReportInput): string {
+  const before = (input.input as { error?: ReportInput['error'] } | undefined)?.error;
+  return (
+    `Report failed (${(input.reportFailed || 'Error').slice(0, 100)}): what the parts wrote is not counted` +
+    (before === undefined ? '' : `; the import had failed before it: ${failure(before)}`)
+  );
+}
+
 export interface ReportResult {
   importId: string;
   outcome: Outcome;
   reportKey: string;
 }
 
-/** Parts' counts read at once, at most this many reads in flight. */
-const TALLY_READS = 16;
+/**
+ * The files left a report lists (and the records written again): the first this many in file
+ * order; `filesLeftCount` is exact whatever their number.
+ */
+export const MAX_LISTED_FILES_LEFT = 1000;
+
+/** HEAD requests in flight at once while a failed import's parts are waited for. */
+const TALLY_CHECKS = 16;
+
+/** What the parts of an import wrote, as the report says it. */
+interface Tally {
+  counts: ImportSummary;
+  written: number[];
+  filesLeft: string[];
+  filesLeftCount: number;
+  writtenAgain: string[];
+}
 
 /**
  * What the parts of an import wrote: those written whole (`written/`) and, when `stopped`, what
  * the others wrote before they stopped (`writing/`), after waiting up to CANCEL_GRACE_MS for
  * those still writing to save their final counts.
+ *
+ * Memory stays bounded whatever the parts name: each part's object is read alone, in part order,
+ * its counts added and its files left counted, and only the first MAX_LISTED_FILES_LEFT kept
+ * (parts hold consecutive lines, each part's in line order), so Report holds those and one part.
  */
 async function tally(
   deps: StepDeps,
   bucket: string,
   importId: string,
   stopped: boolean,
-): Promise<{
-  counts: ImportSummary;
-  written: number[];
-  filesLeft: string[];
-  filesLeftCount: number;
-  writtenAgain: string[];
-}> {
+): Promise<Tally> {
   const indexOf = (key: string) => Number(key.slice(key.lastIndexOf('/') + 1, -'.json'.length));
-  const read = pLimit(TALLY_READS);
-  const readAll = <T>(keys: string[]) =>
-    Promise.all(keys.map((key) => read(() => readJson<T>(deps.s3, bucket, key))));
-  const written = new Map<number, WrittenPart>();
-  const partial: WritingCounts[] = [];
-  const note = (found: (WrittenPart | undefined)[]) => {
-    for (const c of found) if (c) written.set(c.index, c);
-  };
-  note(
-    await readAll<WrittenPart>(await keysUnder(deps.s3, bucket, workPrefix(importId, 'written'))),
-  );
+  const indexesUnder = async (name: 'written' | 'writing') =>
+    (await keysUnder(deps.s3, bucket, workPrefix(importId, name))).map(indexOf);
+  const written = new Set(await indexesUnder('written'));
+  /** Parts stopped half-way: counted as far as their `writing/` object says. */
+  const partial = new Set<number>();
   if (stopped) {
+    const check = pLimit(TALLY_CHECKS);
     const deadline = Date.now() + CANCEL_GRACE_MS;
-    let pending = (await keysUnder(deps.s3, bucket, workPrefix(importId, 'writing')))
-      .map(indexOf)
-      .filter((index) => !written.has(index));
+    let pending = (await indexesUnder('writing')).filter((index) => !written.has(index));
     for (;;) {
       // A part may have ended whole since it was last looked at: its written/ counts are whole.
-      note(await readAll<WrittenPart>(pending.map((index) => writtenKey(importId, index))));
+      const whole = await Promise.all(
+        pending.map((i) => check(() => exists(deps.s3, bucket, writtenKey(importId, i)))),
+      );
+      pending.forEach((index, i) => whole[i] && written.add(index));
       pending = pending.filter((index) => !written.has(index));
-      const found = await readAll<WritingCounts>(pending.map((i) => writingKey(importId, i)));
       const over = Date.now() >= deadline;
-      for (const c of found) if (c && (c.final || over)) partial.push(c);
-      pending = found.filter((c) => c && !c.final).map((c) => c!.index);
+      const still: number[] = [];
+      // One at a time, only whether it stopped kept: each object holds the part's files left.
+      for (const index of pending) {
+        const found = await readJson<WritingCounts>(deps.s3, bucket, writingKey(importId, index));
+        if (found && (found.final || over)) partial.add(index);
+        else if (found) still.push(index);
+      }
+      pending = still;
       if (pending.length === 0 || over) break;
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   }
-  const counts = emptySummary();
-  for (const part of [...written.values(), ...partial])
-    for (const name of Object.keys(counts) as (keyof ImportSummary)[]) counts[name] += part[name];
-  const indexes = [...written.keys()].sort((a, b) => a - b);
-  // Every part's, a part stopped half-way's too (what it saved), in file order; an entry without
-  // a key is a record written again (work-folder.ts FileLeft).
-  const notes = [...written.values(), ...partial]
-    .flatMap((part) => part.filesLeft ?? [])
-    .sort((a, b) => a[0] - b[0]);
-  const left = notes.filter(([, key]) => key !== '');
-  const listed = (entries: typeof notes) =>
-    entries.slice(0, MAX_LISTED_PROBLEMS).map(([, , text]) => text);
-  return {
-    counts,
-    written: indexes,
-    filesLeft: listed(left),
-    filesLeftCount: left.length,
-    writtenAgain: listed(notes.filter(([, key]) => key === '')),
+  const result: Tally = {
+    counts: emptySummary(),
+    written: [],
+    filesLeft: [],
+    filesLeftCount: 0,
+    writtenAgain: [],
   };
+  for (const index of [...new Set([...written, ...partial])].sort((a, b) => a - b)) {
+    // A part stopped half-way that has since ended whole counts as written whole.
+    let part: WrittenPart | WritingCounts | undefined = await readJson<WrittenPart>(
+      deps.s3,
+      bucket,
+      writtenKey(importId, index),
+    );
+    if (part) result.written.push(index);
+    else part = await readJson<WritingCounts>(deps.s3, bucket, writingKey(importId, index));
+    if (!part) continue;
+    for (const name of Object.keys(result.counts) as (keyof ImportSummary)[])
+      result.counts[name] += part[name];
+    // A part stopped half-way's too (what it saved), in line order; an entry without a key is
+    // a record written again (work-folder.ts FileLeft).
+    for (const [, key, text] of (part.filesLeft ?? []).sort((a, b) => a[0] - b[0])) {
+      if (key === '') {
+        if (result.writtenAgain.length < MAX_LISTED_FILES_LEFT) result.writtenAgain.push(text);
+        continue;
+      }
+      result.filesLeftCount += 1;
+      if (result.filesLeft.length < MAX_LISTED_FILES_LEFT) result.filesLeft.push(text);
+    }
+  }
+  return result;
 }
 
 /**
@@ -150,13 +192,18 @@ export async function report(deps: StepDeps, input: ReportInput): Promise<Report
   const key = plan?.key ?? input.key;
   let counts = emptySummary();
   let outcome = input.outcome;
-  let error = outcome === 'failed' ? failure(input.error) : undefined;
+  const fallback = input.reportFailed !== undefined;
+  let error = fallback
+    ? reportFailure(input)
+    : outcome === 'failed'
+      ? failure(input.error)
+      : undefined;
   let parts: ImportReport['parts'];
   let filesLeft: Pick<ImportReport, 'filesLeft' | 'filesLeftCount' | 'writtenAgain'> = {
     filesLeft: [],
     filesLeftCount: 0,
   };
-  const planned = plan?.parts !== undefined && plan.alreadyImported === undefined;
+  const planned = !fallback && plan?.parts !== undefined && plan.alreadyImported === undefined;
   // Verify's findings: a rejected file's problems, a valid one's warnings (none before Verify).
   const verdict =
     outcome === 'rejected' || planned

@@ -17,6 +17,7 @@ import { MAX_CHILDREN } from '../../../core/records.ts';
 import { URL_TTL_SECONDS } from '../../../core/settings.ts';
 import { WRITE_CONCURRENCY } from '../../../import/write-records.ts';
 import { MAX_LINE_BYTES } from '../../../import/lines.ts';
+import { MAX_LISTED_FILES_LEFT } from '../../../import/steps/report.ts';
 import {
   DEFAULT_PART_BYTES,
   MAX_LISTED_PROBLEMS,
@@ -199,6 +200,8 @@ const STATEMENTS: [string, string][] = [
   ['docs/import.md', `at most ${MAX_ITEM_BYTES / 1024} KB in an item`],
   ['docs/import.md', `lists all of them or the first ${n(MAX_LISTED_PROBLEMS)};`],
   ['docs/import.md', `\`warnings\` lists every one up to ${n(MAX_LISTED_WARNINGS)}`],
+  ['docs/import.md', `\`filesLeft\` the first ${n(MAX_LISTED_FILES_LEFT)} however many`],
+  ['docs/import.md', `and keeps the first ${n(MAX_LISTED_FILES_LEFT)} files left:`],
   [
     'docs/security.md',
     `under \`work/\` **${IMPORT_RETENTION.filesDays} days** (an earlier version of a key ${IMPORT_RETENTION.noncurrentDays} days)`,

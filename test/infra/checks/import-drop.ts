@@ -221,6 +221,27 @@ test("the synthesized workflow is valid Amazon States Language with the stage's 
   }
 });
 
+test('Report has a Catch: when it fails, ReportFallback runs its function again to report the failure', () => {
+  const { States } = definitionOf(s.json);
+  expect(States.Report.Catch).toEqual([
+    { ErrorEquals: ['States.ALL'], ResultPath: '$.reportError', Next: 'ReportFallback' },
+  ]);
+  const fallback = States.ReportFallback;
+  expect(fallback).toMatchObject({
+    Type: 'Task',
+    Resource: States.Report.Resource,
+    TimeoutSeconds: States.Report.TimeoutSeconds,
+    ResultPath: '$.report',
+    Next: 'Notify',
+  });
+  // Failed, with Report's error by its name: never its cause, which might quote the file.
+  expect(fallback.Parameters).toMatchObject({
+    outcome: 'failed',
+    'reportFailed.$': '$.reportError.Error',
+  });
+  expect(JSON.stringify(fallback.Parameters)).not.toContain('Cause');
+});
+
 test('only the WritePart function may write records; no import function may touch access state', () => {
   const writers: string[] = [];
   for (const [roleId] of resourcesOf(s.json, 'AWS::IAM::Role')) {
