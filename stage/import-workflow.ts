@@ -2,7 +2,9 @@
  * The import's workflow in Amazon States Language (SPEC 9): Plan (the file's parts, in a manifest),
  * CheckParts (a Distributed Map over the manifest: the first pass), Verify (the parts' findings
  * merged, duplicates across parts included), WriteParts (the second pass, only for a valid file),
- * Report (`reports/<import id>.json`), and on any other outcome an alert on the alarm topic.
+ * Report (`reports/<import id>.json`), and on any other outcome an alert on the alarm topic. Plan
+ * first claims the upload for the execution: a second execution of it (a repeated event) ends as
+ * Duplicate, having written nothing.
  * One definition for the stage (lib/import-drop.ts, ARNs as tokens) and the local runner
  * (local/step-functions/import-runner.ts, local ARNs); test/unit/import-workflow.test.ts runs its control flow.
  */
@@ -61,6 +63,16 @@ const task = (step: Step, resource: string, rest: Record<string, unknown>) => ({
   ...rest,
 });
 
+/**
+ * The execution attempt a step runs in: the execution (its ARN, which a redrive keeps) and its
+ * redrive count, read when the state runs, so a redrive's parts and Report know they are the
+ * redrive's (a failed attempt's cancel marker stops that attempt's parts only: work-folder.ts).
+ */
+const attempt = {
+  'execution.$': '$.execution.id',
+  'redriveCount.$': '$$.Execution.RedriveCount',
+};
+
 /** The object's key as Plan found it in the bucket (the event's may be URL-encoded). */
 const fileParameters = {
   'importId.$': '$.plan.importId',
@@ -81,7 +93,12 @@ const partMap = (
     ReaderConfig: { InputType: 'JSON' },
     Parameters: { Bucket: r.importBucketName, 'Key.$': '$.plan.manifestKey' },
   },
-  ItemSelector: { ...fileParameters, 'version.$': '$.plan.version', 'part.$': '$$.Map.Item.Value' },
+  ItemSelector: {
+    ...fileParameters,
+    'version.$': '$.plan.version',
+    'part.$': '$$.Map.Item.Value',
+    ...attempt,
+  },
   MaxConcurrency: r.concurrency,
   ItemProcessor: {
     ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' },
@@ -100,6 +117,7 @@ const reportParameters = (outcome: string | null) => ({
   'startedAt.$': '$.plan.startedAt',
   ...(outcome === null ? { 'outcome.$': '$.outcome' } : { outcome }),
   'input.$': '$',
+  'redriveCount.$': '$$.Execution.RedriveCount',
 });
 
 /**
@@ -122,8 +140,15 @@ export function importWorkflowDefinition(r: ImportWorkflowResources): Record<str
   return {
     Comment: 'Import of one file version from the import drop (SPEC 9)',
     TimeoutSeconds: IMPORT_TIMEOUT_SECONDS,
-    StartAt: 'Plan',
+    StartAt: 'Start',
     States: {
+      // The execution's ARN beside the event, for every state after: Plan claims the upload for it.
+      Start: {
+        Type: 'Pass',
+        Parameters: { 'id.$': '$$.Execution.Id' },
+        ResultPath: '$.execution',
+        Next: 'Plan',
+      },
       Plan: task('Plan', r.planFunctionArn, {
         ResultPath: '$.plan',
         Catch: onFailure,
@@ -131,7 +156,10 @@ export function importWorkflowDefinition(r: ImportWorkflowResources): Record<str
       }),
       AlreadyImported: {
         Type: 'Choice',
-        Choices: [{ Variable: '$.plan.alreadyImported', IsPresent: true, Next: 'Done' }],
+        Choices: [
+          { Variable: '$.plan.alreadyImported', IsPresent: true, Next: 'Done' },
+          { Variable: '$.plan.claimedBy', IsPresent: true, Next: 'Duplicate' },
+        ],
         Default: 'CheckParts',
       },
       CheckParts: partMap(r, 'CheckPart', r.checkPartFunctionArn, 'Verify'),
@@ -158,6 +186,7 @@ export function importWorkflowDefinition(r: ImportWorkflowResources): Record<str
           outcome: 'failed',
           'error.$': '$.error',
           'input.$': '$',
+          'redriveCount.$': '$$.Execution.RedriveCount',
         },
         Next: 'Report',
       },
@@ -194,6 +223,8 @@ export function importWorkflowDefinition(r: ImportWorkflowResources): Record<str
         Cause: 'The import was not imported whole',
       },
       Done: { Type: 'Succeed' },
+      // Another execution of the same upload (a repeated event) holds its claim and imports it.
+      Duplicate: { Type: 'Succeed' },
     },
   };
 }

@@ -6,6 +6,7 @@ import { DEFAULT_PART_BYTES, planParts } from '../parts.ts';
 import { uploader, type ExecutionInput, type ImportReport, type StepDeps } from './step.ts';
 import {
   body,
+  claimImport,
   importIdOf,
   manifestKey,
   readJson,
@@ -63,6 +64,11 @@ export interface PlanResult {
   manifestKey: string;
   startedAt: string;
   alreadyImported?: true;
+  /**
+   * Another execution of the same upload holds its claim (a repeated event): that one imports it,
+   * this one writes nothing, not even a report, and ends (the workflow's Duplicate).
+   */
+  claimedBy?: string;
 }
 
 export async function plan(deps: StepDeps, event: ExecutionInput): Promise<PlanResult> {
@@ -86,6 +92,24 @@ export async function plan(deps: StepDeps, event: ExecutionInput): Promise<PlanR
       manifestKey: manifestKey(importId),
       startedAt: done.startedAt ?? startedAt,
       alreadyImported: true,
+    };
+  // One upload, one import: EventBridge delivers at least once, and the rule starts an unnamed
+  // execution each time. The first to claim the upload imports it; a retry of this step, or a
+  // redrive, is the same execution and passes its own claim.
+  const execution = event.execution?.id;
+  if (execution === undefined)
+    throw new Error('Plan was started without its execution ($$.Execution.Id): nothing claimed');
+  const holder = await claimImport(deps.s3, input.bucket, importId, execution);
+  if (holder !== execution)
+    return {
+      importId,
+      version,
+      key,
+      sha256: '',
+      parts: 0,
+      manifestKey: manifestKey(importId),
+      startedAt,
+      claimedBy: holder,
     };
   // Refused as a whole, before anything is written, once deletions may have been forgotten.
   assertWithinHorizon(version);

@@ -17,6 +17,7 @@ import {
 } from './step.ts';
 import {
   cancelKey,
+  claimHolder,
   exists,
   importIdOf,
   keysUnder,
@@ -53,6 +54,8 @@ export interface ReportInput {
    * counted (Report's own failure may have come of reading it).
    */
   reportFailed?: string;
+  /** `$$.Execution.RedriveCount`: a failed attempt cancels its own parts only. */
+  redriveCount?: number;
 }
 
 /**
@@ -190,6 +193,12 @@ export async function report(deps: StepDeps, input: ReportInput): Promise<Report
   const plan = input.input?.plan;
   const importId = input.importId ?? plan?.importId ?? importIdOf(input.key, input.versionId);
   const key = plan?.key ?? input.key;
+  // One upload, one import: the report is the execution's that claimed the upload (./plan.ts),
+  // never overwritten by another execution of it (one whose Plan failed before it found the claim).
+  const attempt = { execution: input.input?.execution?.id, redriveCount: input.redriveCount };
+  const holder = await claimHolder(deps.s3, bucket, importId);
+  if (holder !== undefined && holder !== attempt.execution)
+    return { importId, outcome: input.outcome, reportKey: reportKey(importId) };
   let counts = emptySummary();
   let outcome = input.outcome;
   const fallback = input.reportFailed !== undefined;
@@ -210,7 +219,7 @@ export async function report(deps: StepDeps, input: ReportInput): Promise<Report
       ? await readJson<Verdict>(deps.s3, bucket, problemsKey(importId))
       : undefined;
   if (outcome !== 'rejected' && plan?.parts !== undefined && planned) {
-    if (outcome === 'failed') await writeJson(deps.s3, bucket, cancelKey(importId), {});
+    if (outcome === 'failed') await writeJson(deps.s3, bucket, cancelKey(importId, attempt), {});
     const found = await tally(deps, bucket, importId, outcome === 'failed');
     counts = found.counts;
     parts = { total: plan.parts, written: found.written };

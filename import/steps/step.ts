@@ -11,6 +11,7 @@ import type { ImportAuditSink, Uploader } from '../audit.ts';
 import type { ImportSummary } from '../summary.ts';
 import type { WriteSlots } from '../write-records.ts';
 import type { Part } from '../parts.ts';
+import type { ExecutionAttempt } from './work-folder.ts';
 
 /**
  * Each step, by the name of its state in the workflow (stage/import-workflow.ts): its function's
@@ -48,6 +49,11 @@ export interface ExecutionInput {
   eventTime: string;
   /** S3's sequencer of the upload (hex); locally the upload's end in milliseconds, in hex. */
   sequencer?: string;
+  /**
+   * The execution running the import (`$$.Execution.Id`), added by the workflow's first state:
+   * Plan claims the upload for it (./work-folder.ts claimImport).
+   */
+  execution?: { id: string };
 }
 
 export type Outcome = 'imported' | 'rejected' | 'failed';
@@ -132,8 +138,8 @@ export interface StepDeps {
   onRecordsWritten?: (records: number) => void;
 }
 
-/** A Map item: one part of one import. */
-export interface PartInput {
+/** A Map item: one part of one import, and the execution attempt writing it. */
+export interface PartInput extends ExecutionAttempt {
   importId: string;
   /** The import's version: every write of it carries this one. */
   version: string;

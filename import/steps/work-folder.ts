@@ -30,8 +30,28 @@ export const writtenKey = (importId: string, index: number) =>
 /** A part being written: its counts so far, saved as it goes, `final` once it has stopped. */
 export const writingKey = (importId: string, index: number) =>
   workKey(importId, `writing/${index}.json`);
-/** Put by a failed import's Report: every part still writing stops at its next save. */
-export const cancelKey = (importId: string) => workKey(importId, 'cancelled');
+/**
+ * One execution's run of the workflow: its ARN (`$$.Execution.Id`) and how many times it was
+ * redriven (`$$.Execution.RedriveCount`), as the workflow passes them to the steps.
+ */
+export interface ExecutionAttempt {
+  execution?: string;
+  redriveCount?: number;
+}
+/** An attempt as a key's last segment: the execution's ARN hashed, and its redrive count. */
+const attemptName = ({ execution, redriveCount }: ExecutionAttempt) =>
+  `${createHash('sha256')
+    .update(execution ?? '')
+    .digest('hex')
+    .slice(0, 32)}-${redriveCount ?? 0}`;
+/**
+ * Put by a failed import's Report: every part of the same attempt (execution and redrive) still
+ * writing stops at its next save. Another execution's parts, or a redrive's, are not stopped.
+ */
+export const cancelKey = (importId: string, attempt: ExecutionAttempt) =>
+  workKey(importId, `cancelled/${attemptName(attempt)}`);
+/** Who imports the upload: the first execution whose Plan put it (./plan.ts claimImport). */
+export const claimKey = (importId: string) => workKey(importId, 'claim.json');
 export const workPrefix = (importId: string, name: 'written' | 'writing' | 'checked') =>
   workKey(importId, `${name}/`);
 export const problemsKey = (importId: string) => workKey(importId, 'problems.json');
@@ -77,6 +97,66 @@ export async function writeObject(
 
 export const writeJson = (s3: S3Client, bucket: string, key: string, value: unknown) =>
   writeObject(s3, bucket, key, JSON.stringify(value), 'application/json');
+
+/** The claim of an upload's import: the execution that holds it, since when. */
+export interface Claim {
+  execution: string;
+  claimedAt: string;
+}
+
+const CLAIM_TRIES = 5;
+
+/**
+ * The import of an upload claimed for `execution` with S3's conditional write (`If-None-Match: *`):
+ * the first execution's put lands, every other's is refused (412 PreconditionFailed). Resolves with
+ * the execution that holds the claim: this one (its put landed, now or on an earlier try of the
+ * same execution, whose answer was lost), or the other. A 409 ConditionalRequestConflict (another
+ * put of the same key in flight) is tried again, as S3 asks.
+ */
+export async function claimImport(
+  s3: S3Client,
+  bucket: string,
+  importId: string,
+  execution: string,
+): Promise<string> {
+  const claim: Claim = { execution, claimedAt: new Date().toISOString() };
+  for (let tried = 1; ; tried += 1) {
+    try {
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: claimKey(importId),
+          Body: JSON.stringify(claim),
+          ContentType: 'application/json',
+          IfNoneMatch: '*',
+        }),
+      );
+      return execution;
+    } catch (error) {
+      const { name, $metadata } = error as {
+        name?: string;
+        $metadata?: { httpStatusCode?: number };
+      };
+      const status = $metadata?.httpStatusCode;
+      if (status === 412 || name === 'PreconditionFailed') {
+        const held = await claimHolder(s3, bucket, importId);
+        if (held !== undefined) return held;
+        // Taken, then gone (the work folder's lifecycle): claimed again.
+      } else if (status !== 409 && name !== 'ConditionalRequestConflict') throw error;
+      if (tried >= CLAIM_TRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * tried));
+    }
+  }
+}
+
+/** The execution that holds the upload's claim; undefined when none does (yet). */
+export async function claimHolder(
+  s3: S3Client,
+  bucket: string,
+  importId: string,
+): Promise<string | undefined> {
+  return (await readJson<Claim>(s3, bucket, claimKey(importId)))?.execution;
+}
 
 /** The bytes of the file's version, whole or one part. */
 export async function body(

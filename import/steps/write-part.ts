@@ -66,7 +66,7 @@ export async function writePart(
   const index = part.index;
   const done = await readJson<WrittenPart>(deps.s3, bucket, writtenKey(importId, index));
   if (done) return countsOf(done);
-  if (await exists(deps.s3, bucket, cancelKey(importId)))
+  if (await exists(deps.s3, bucket, cancelKey(importId, input)))
     throw new ImportStopped(`part ${index} was not written: its import had already failed`);
   // What an earlier attempt wrote stays written: the counts never go below it.
   const earlier = await readJson<WritingCounts>(deps.s3, bucket, writingKey(importId, index));
@@ -105,7 +105,7 @@ export async function writePart(
     saving = saving
       .then(async () => {
         await save(false);
-        if (await exists(deps.s3, bucket, cancelKey(importId)))
+        if (await exists(deps.s3, bucket, cancelKey(importId, input)))
           stop.abort(new ImportStopped(`part ${index} stopped: its import failed elsewhere`));
       })
       .catch(() => {}); // a save that fails is made again next time, or by the final one

@@ -16,6 +16,7 @@
  * at that same limit, so that a step the interpreter has cut writes nothing more. As in a stage,
  * once a part has failed no other part starts.
  */
+import { randomUUID } from 'node:crypto';
 import { createHandler as checkPartHandler } from '../../functions/import-check-part.ts';
 import { createHandler as planHandler } from '../../functions/import-plan.ts';
 import { createHandler as reportHandler } from '../../functions/import-report.ts';
@@ -200,6 +201,21 @@ export interface LocalDropOptions {
   key?: string;
   /** Tests: a step's handler wrapped (e.g. a writer killed half-way). */
   wrap?: Partial<Record<keyof typeof FUNCTIONS, (h: Handler) => Handler>>;
+  /**
+   * The execution, as Step Functions names it in the context object: by default a new one, as
+   * the rule starts (unnamed); the same name again with a higher `redriveCount` stands for a
+   * redrive of it (which, unlike AWS's, runs every state again from Plan).
+   */
+  execution?: { name: string; redriveCount?: number };
+}
+
+/** A local execution's ARN, by its name. */
+export const localExecutionArn = (name: string) =>
+  `arn:aws:states:${REGION}:${ACCOUNT}:execution:import:${name}`;
+
+/** Thrown by runWorkflow when another execution of the same upload holds its claim. */
+export class DuplicateExecution extends Error {
+  override readonly name = 'DuplicateExecution';
 }
 
 /** The steps' dependencies pointed at the local stack (its clients made once per drop). */
@@ -250,14 +266,17 @@ export async function runWorkflow(
   // Plan's, from the key as stored; until Plan has run, the one Report makes from the event's.
   let importId = importIdOf(input.key, input.versionId);
   let partFailed = false;
+  let claimedBy: string | undefined;
   const handlers: Record<string, Handler> = {
     [FUNCTIONS.plan]: wrap('plan', async (event: ExecutionInput) => {
       tell({ phase: 'planning' });
       const planned: PlanResult & { items?: Part[] } = await plan(event);
       importId = planned.importId;
-      planned.items = planned.alreadyImported
-        ? []
-        : ((await readJson<Part[]>(deps.s3, event.bucket, planned.manifestKey)) ?? []);
+      claimedBy = planned.claimedBy;
+      planned.items =
+        planned.alreadyImported || planned.claimedBy !== undefined
+          ? []
+          : ((await readJson<Part[]>(deps.s3, event.bucket, planned.manifestKey)) ?? []);
       tell({ parts: planned.parts });
       tell({ phase: 'checking', parts: planned.parts });
       return planned;
@@ -309,7 +328,15 @@ export async function runWorkflow(
   const machine = new StateMachine(definition as never, {
     validationOptions: { noValidate: true },
   });
+  const name = options.execution?.name ?? randomUUID();
   const execution = machine.run(input as never, {
+    context: {
+      Execution: {
+        Id: localExecutionArn(name),
+        Name: name,
+        RedriveCount: options.execution?.redriveCount ?? 0,
+      },
+    } as never,
     overrides: {
       taskResourceLocalHandlers: localHandlers(definition, handlers) as never,
       // Retries wait 0.1 s locally, not the stage's backoff.
@@ -328,6 +355,10 @@ export async function runWorkflow(
   } catch {
     // A failed execution still wrote its report when Report ran (Catch -> ReportFailure).
   }
+  if (claimedBy !== undefined)
+    throw new DuplicateExecution(
+      `another execution of this upload (${claimedBy}) imports it: this one wrote nothing`,
+    );
   const report = await readJson<ImportReport>(deps.s3, input.bucket, reportKey(importId));
   if (!report) throw new Error(`the import of ${input.key} ended without a report`);
   return report;

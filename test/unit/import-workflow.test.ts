@@ -27,11 +27,14 @@ const definition = localDefinition(stage(2));
 
 const input = { bucket: 'imports', key: 'incoming/a.jsonl', versionId: 'v1' };
 const IMPORT_ID = 'import-1';
+const EXECUTION = 'arn:aws:states:eu-west-1:123456789012:execution:import:e1';
 const VERSION = '0tp6irc00000000000001A21ED73E97438db8b73523';
 
 interface Stubs {
   valid?: boolean;
   alreadyImported?: boolean;
+  /** Another execution of the upload holds its claim. */
+  claimedBy?: string;
   /** A state whose every call throws. */
   throwIn?: string;
 }
@@ -56,8 +59,9 @@ async function run(stubs: Stubs = {}) {
       parts: 2,
       manifestKey: 'work/import-1/manifest.json',
       startedAt: '2026-11-25T00:00:00.000Z',
-      items: stubs.alreadyImported ? [] : [{ index: 0 }, { index: 1 }],
+      items: stubs.alreadyImported || stubs.claimedBy ? [] : [{ index: 0 }, { index: 1 }],
       ...(stubs.alreadyImported ? { alreadyImported: true } : {}),
+      ...(stubs.claimedBy ? { claimedBy: stubs.claimedBy } : {}),
     })),
     CheckPart: step('CheckPart', (e) => ({ index: (e.part as { index: number }).index })),
     Verify: step('Verify', () => ({ valid: stubs.valid ?? true, problems: 0, records: 2 })),
@@ -73,6 +77,7 @@ async function run(stubs: Stubs = {}) {
     validationOptions: { noValidate: true },
   });
   const execution = machine.run(input as never, {
+    context: { Execution: { Id: EXECUTION, RedriveCount: 0 } } as never,
     overrides: {
       taskResourceLocalHandlers: handlers as never,
       retryIntervalOverrides: { Plan: 0, CheckPart: 0, Verify: 0, WritePart: 0, Report: 0 },
@@ -150,4 +155,23 @@ test('a hung import ends at the workflow timeout (the timed-out alarm fires), ho
   // docs/performance.md: the 18-million-record backfill, about 1 h 3 min with no settings.
   expect(IMPORT_TIMEOUT_SECONDS).toBeGreaterThanOrEqual(4 * 3600);
   expect(IMPORT_TIMEOUT_SECONDS).toBeLessThanOrEqual(24 * 3600);
+});
+
+test('every step is told its execution: Plan claims the upload for it, parts and Report know their attempt', async () => {
+  const { of } = await run({ throwIn: 'WritePart' });
+  expect(of('Plan')[0]!.input).toMatchObject({ ...input, execution: { id: EXECUTION } });
+  for (const part of of('WritePart'))
+    expect(part.input).toMatchObject({ execution: EXECUTION, redriveCount: 0 });
+  expect(of('Report')[0]!.input).toMatchObject({ redriveCount: 0 });
+  expect((of('Report')[0]!.input.input as { execution: unknown }).execution).toEqual({
+    id: EXECUTION,
+  });
+});
+
+test('a second execution of the upload (its claim held by another): nothing checked, written or reported', async () => {
+  const { states, ended } = await run({
+    claimedBy: 'arn:aws:states:eu-west-1:1:execution:import:e0',
+  });
+  expect(ended).toBe('succeeded');
+  expect(states).toEqual(['Plan']);
 });
