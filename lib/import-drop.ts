@@ -8,6 +8,7 @@ import { TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { FilterPattern, type LogGroup, MetricFilter, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import {
   DefinitionBody,
   LogLevel,
@@ -67,6 +68,12 @@ export class ImportDrop extends Construct {
   readonly functions: ReadonlyMap<ImportStep, ApiFunction>;
   /** The workflow's execution log: part of the audit trail (lib/retention.ts protectAuditTrail). */
   readonly workflowLogGroup: LogGroup;
+  /**
+   * Upload events the rule could not deliver to the workflow after its retries (a dropped event:
+   * no import, no report): kept 14 days, SQS's most, each naming the upload; the alarm
+   * "ImportDropped" fires on the first (docs/operations/loading-records.md says what to do).
+   */
+  readonly deadLetterQueue: Queue;
 
   constructor(scope: Construct, id: string, props: ImportDropProps) {
     super(scope, id);
@@ -137,6 +144,8 @@ export class ImportDrop extends Construct {
     const work = this.objects(PREFIX.work);
     const reports = this.objects(PREFIX.reports);
     this.allow(fn('Plan'), ['s3:GetObject', 's3:GetObjectVersion'], [uploads, reports]);
+    // The upload's claim (work/<id>/claim.json), read when another execution's put was first.
+    this.allow(fn('Plan'), ['s3:GetObject'], [work]);
     this.allow(fn('Plan'), ['s3:PutObject'], [work]);
     this.allow(fn('CheckPart'), ['s3:GetObject', 's3:GetObjectVersion'], [uploads]);
     this.allow(fn('CheckPart'), ['s3:PutObject'], [work]);
@@ -270,6 +279,19 @@ export class ImportDrop extends Construct {
             'notifications at deploy time) runs with the basic execution role: logs only.',
         });
 
+    this.deadLetterQueue = new Queue(this, 'DroppedUploads', {
+      // SQS's own key: EventBridge may send to it with no key policy of ours.
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(DROPPED_UPLOAD_DAYS),
+      removalPolicy: removalPolicyFor(props.disposable),
+    });
+    Validations.of(this.deadLetterQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        "This queue is the import rule's dead-letter queue: what lands in it is read by a person " +
+        '(docs/operations/loading-records.md), never redriven to another queue.',
+    });
     new Rule(this, 'OnUpload', {
       description: 'A file put under incoming/ of the import bucket starts one import (SPEC 9)',
       eventPattern: {
@@ -294,6 +316,11 @@ export class ImportDrop extends Construct {
             eventTime: EventField.fromPath('$.time'),
             sequencer: EventField.fromPath('$.detail.object.sequencer'),
           }),
+          // EventBridge's most, said rather than left to a default: a day of retries, counted in
+          // the horizon (core/import-version.ts), then the dead-letter queue.
+          retryAttempts: RULE_RETRY.attempts,
+          deadLetterQueue: this.deadLetterQueue,
+          maxEventAge: Duration.hours(RULE_RETRY.hours),
         }),
       ],
     });
@@ -339,6 +366,28 @@ export class ImportDrop extends Construct {
         Critical: {
           ...once,
           alarmDescriptionOverride: `An import was stopped by hand or by AWS. ${look}`,
+        },
+      },
+    });
+    facade.monitorSqsQueue({
+      queue: this.deadLetterQueue,
+      alarmFriendlyName: 'ImportDropped',
+      humanReadableName: 'Upload events not delivered to the import workflow',
+      addQueueMaxSizeAlarm: {
+        Critical: {
+          maxMessageCount: 0,
+          datapointsToAlarm: 1,
+          evaluationPeriods: 1,
+          period,
+          treatMissingDataOverride: TreatMissingData.NOT_BREACHING,
+          alarmDescriptionOverride:
+            'An upload under incoming/ started no import: EventBridge could not start the ' +
+            'workflow (a day of retries, or at once for an error no retry mends) and left the ' +
+            'event in the dead-letter queue DroppedUploads (kept 14 days). First look: the ' +
+            "message's attributes ERROR_CODE and ERROR_MESSAGE say why; its body names the " +
+            'upload (bucket, key, version). Then put the file again, or start the state machine ' +
+            'by hand with the input the rule would have given (docs/operations/loading-records.md, ' +
+            '"A dropped upload event").',
         },
       },
     });
@@ -394,6 +443,11 @@ export class ImportDrop extends Construct {
     }
   }
 }
+
+/** The rule's retries: EventBridge's most (185 attempts, 24 hours), then the dead-letter queue. */
+export const RULE_RETRY = { attempts: 185, hours: 24 } as const;
+/** How long an undelivered upload event is kept: SQS's most. */
+export const DROPPED_UPLOAD_DAYS = 14;
 
 /** What S3 asks of the bucket's key for each object action a step may take. */
 const KEY_USE: Record<string, S3KeyAction> = {

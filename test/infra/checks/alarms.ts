@@ -75,8 +75,9 @@ describe.each(stages)('alarms, %s', (_name, get) => {
   test('every alarm notifies the topic on alarm and on recovery, treats missing data as fine, and says what to look at first', () => {
     const [topicId] = onlyResource(get().json, 'AWS::SNS::Topic');
     // 2 per route, 3 per function, 5 of the table, its indexes and the access log, + read budgets
-    // met (checks/audit.ts) + imports failed, timed out, aborted (checks/import-drop.ts)
-    expect(alarms()).toHaveLength(routes.length * 2 + functionList.length * 3 + 5 + 3);
+    // met (checks/audit.ts) + imports failed, timed out, aborted, and upload events dropped
+    // (checks/import-drop.ts)
+    expect(alarms()).toHaveLength(routes.length * 2 + functionList.length * 3 + 5 + 4);
     for (const alarm of alarms()) {
       expect([
         alarm.AlarmName,

@@ -40,6 +40,11 @@ const DECIDED: Record<string, { record: string; on: RegExp }> = {
   'CT.S3.PR.9': { record: S3, on: /Bucket/ },
   // Not the files bucket (ID photos, signatures) nor the import bucket (uploads): each has its key.
   'CT.S3.PR.10': { record: S3, on: /^(DataAccessLogsBucket|StaffApp(Logs)?Bucket)/ },
+  // The import rule's dead-letter queue: read by a person, never redriven.
+  'CT.SQS.PR.1': {
+    record: '0033-the-dropped-uploads-queue-has-no-queue-of-its-own.md',
+    on: /^ImportDroppedUploads/,
+  },
 };
 
 /** The binary the package ships for this machine, if it ships one. */

@@ -198,6 +198,52 @@ test('an object created under incoming/ of this bucket, and only there, starts t
   ]);
 });
 
+test('an event the rule cannot deliver goes, after a day of retries, to an encrypted queue kept 14 days that alarms', () => {
+  const [, rule] = resourcesUnder(s.json, 'AWS::Events::Rule', 'Import')[0]!;
+  const [target] = rule.Properties!.Targets as Json[];
+  const queueId = s.logicalId(s.stack.importDrop.deadLetterQueue);
+  expect(target!.DeadLetterConfig).toEqual({ Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } });
+  expect(target!.RetryPolicy).toEqual({
+    MaximumRetryAttempts: 185,
+    MaximumEventAgeInSeconds: 86_400,
+  });
+  const queue = s.json.Resources[queueId]!;
+  expect(queue.Type).toBe('AWS::SQS::Queue');
+  expect(queue.Properties).toMatchObject({
+    SqsManagedSseEnabled: true,
+    MessageRetentionPeriod: 14 * 24 * 3600,
+  });
+  // Only EventBridge, for this rule, may send to it; nothing without TLS.
+  const statements = resourcesOf(s.json, 'AWS::SQS::QueuePolicy')
+    .filter(([, p]) => (p.Properties!.Queues as Json[]).some((q) => q.Ref === queueId))
+    .flatMap(([, p]) => p.Properties!.PolicyDocument.Statement as Json[]);
+  const ruleId = resourcesUnder(s.json, 'AWS::Events::Rule', 'Import')[0]![0];
+  expect(statements).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({
+        Effect: 'Allow',
+        Action: 'sqs:SendMessage',
+        Principal: { Service: 'events.amazonaws.com' },
+        Condition: { ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [ruleId, 'Arn'] } } },
+      }),
+      expect.objectContaining({
+        Effect: 'Deny',
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      }),
+    ]),
+  );
+  const alarms = resourcesOf(s.json, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties!);
+  const alarm = alarms.find((a) =>
+    JSON.stringify(a.Dimensions ?? a.Metrics ?? []).includes(
+      JSON.stringify({ 'Fn::GetAtt': [queueId, 'QueueName'] }),
+    ),
+  );
+  expect(alarm).toBeDefined();
+  expect(alarm!.AlarmActions).toEqual([{ Ref: s.logicalId(s.stack.monitoring.topic) }]);
+  expect(alarm!.AlarmDescription).toMatch(/put the file again/);
+  expect([alarm!.Threshold, alarm!.ComparisonOperator]).toEqual([0, 'GreaterThanThreshold']);
+});
+
 test("the synthesized workflow is valid Amazon States Language with the stage's concurrency and retries", () => {
   for (const [synth, concurrency] of [
     [s, 10],
