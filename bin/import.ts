@@ -104,12 +104,17 @@ function printReport(
 
 /**
  * What the file put later decided (SPEC 6): records a later file had written, records this import
+ * may have written before a later file did (a send whose answer was lost), records this import
  * had written already (a write sent again), and uploads within the same second.
  */
 function printOrder(counts: ImportReport['counts']): void {
   if (counts.left > 0)
     console.log(
       `${plural(counts.left, 'record')} left as a later file left ${counts.left === 1 ? 'it' : 'them'}: a file put after this one had written or deleted ${counts.left === 1 ? 'it' : 'them'}`,
+    );
+  if (counts.maybe > 0)
+    console.log(
+      `${plural(counts.maybe, 'record')} may have been written by this import before a later file replaced ${counts.maybe === 1 ? 'it' : 'them'} (a send whose answer was lost may have landed): what ${counts.maybe === 1 ? 'it' : 'they'} replaced is not known (mayHaveWritten in the report)`,
     );
   if (counts.again > 0)
     console.log(

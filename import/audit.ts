@@ -1,6 +1,6 @@
 /**
  * The import's audit events (SPEC 9): one when an import starts, one when it ends, one per record
- * written or deleted; never a field of a record. Written as the read events are
+ * written or deleted (or that may have been: `maybe`); never a field of a record. Written as the read events are
  * (functions/shared/audit.ts): a JSON line on stdout, in the function's log group, kept as long;
  * locally also in `.local/audit/` (one file per UTC day). Their `message` differs from the read
  * events' so that the read queries and metrics count reads only; `kind` says which of the three
@@ -51,6 +51,11 @@ export interface RecordChangedEvent extends Base {
   recordId: string;
   action: 'put' | 'delete';
   line: number;
+  /**
+   * The write may have been made, not surely: a send whose answer was lost may have landed
+   * before a later file's write, which has replaced it since (import/writer.ts `maybe`).
+   */
+  maybe?: true;
 }
 
 export type ImportAuditEvent = ImportStartedEvent | ImportEndedEvent | RecordChangedEvent;

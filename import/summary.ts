@@ -12,6 +12,12 @@ export interface ImportSummary {
   /** Records (and deletions) left as a later file left them: not written. */
   left: number;
   /**
+   * Records (and deletions) a later file's version has replaced, that this import may have
+   * written before it: a send whose answer was lost (a timeout, a part run again) may have
+   * landed. Counted apart from records, deletes and left: which it was is not known.
+   */
+  maybe: number;
+  /**
    * Records (and deletions) found already written by this import (a write sent again, a part run
    * again): done, but what they replaced is not known (counted in records or deletes, never in
    * notFound).
@@ -29,14 +35,15 @@ export const emptySummary = (): ImportSummary => ({
   deletes: 0,
   notFound: 0,
   left: 0,
+  maybe: 0,
   again: 0,
   sameSecond: 0,
 });
 
 export function count(summary: ImportSummary, write: Write, written: Written): void {
   if (written.outcome !== 'again' && written.sameSecond) summary.sameSecond += 1;
-  if (written.outcome === 'left') {
-    summary.left += 1;
+  if (written.outcome === 'left' || written.outcome === 'maybe') {
+    summary[written.outcome] += 1;
     return;
   }
   if (written.outcome === 'again') summary.again += 1;

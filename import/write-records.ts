@@ -24,8 +24,15 @@ export interface WriteOptions extends WriterOptions {
   slots?: WriteSlots;
   /** Once aborted, no group starts (those in flight finish); its reason is what is thrown. */
   signal?: AbortSignal;
-  /** Called after each group is written, with each record or delete and what its write found. */
-  onWritten?: (group: { write: Parsed; written: Written }[]) => void;
+  /**
+   * Called after each group is written, with each record or delete and what its write found;
+   * the group is done (its slot among `concurrency` free for the next) once what this returns
+   * has settled: a part saves its progress so, before the next group starts. A rejection stops
+   * the writing as a failed write does.
+   */
+  onWritten?: (group: { write: Parsed; written: Written }[]) => void | Promise<void>;
+  /** Whether an earlier run may have sent this write without recording its answer. */
+  mayHaveLanded?: (write: Parsed) => boolean;
 }
 
 /**
@@ -39,19 +46,22 @@ export async function writeRecords(
   const { recordsPerGroup = 25, concurrency = WRITE_CONCURRENCY, onWritten = () => {} } = options;
   const slots = options.slots ?? writeSlots(concurrency);
   const summary = emptySummary();
+  const mayHaveLanded = options.mayHaveLanded ?? (() => false);
   // The group's records at once; those written are counted and told even when another fails,
   // so that a failed import's report counts every record it wrote (SPEC 9).
-  const write = async (group: Parsed[]): Promise<void> => {
+  const write = async (group: Parsed[]) => {
     options.mayWrite?.();
-    const settled = await Promise.allSettled(group.map((w) => writeRecord(options, w)));
+    const settled = await Promise.allSettled(
+      group.map((w) => writeRecord(options, w, { mayHaveLanded: mayHaveLanded(w) })),
+    );
     const done = group.flatMap((write, i) => {
       const result = settled[i]!;
       return result.status === 'fulfilled' ? [{ write, written: result.value }] : [];
     });
     for (const { write, written } of done) count(summary, write, written);
-    onWritten(done);
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason;
+    if (failed) failure ??= { error: failed.reason };
+    return done;
   };
 
   const inFlight = new Set<Promise<void>>();
@@ -60,8 +70,14 @@ export async function writeRecords(
     // The failure is noted before the slot is let go: a group still waiting is not written.
     const task: Promise<void> = slots(async () => {
       if (!failure && options.signal?.aborted) failure = { error: options.signal.reason };
-      if (!failure) await write(group).catch((error: unknown) => void (failure ??= { error }));
-    }).finally(() => inFlight.delete(task));
+      if (!failure) return write(group).catch((error: unknown) => void (failure ??= { error }));
+    })
+      // Told outside the slot: a part's save does not hold a write slot of the process.
+      .then(async (done) => {
+        if (done) await onWritten(done);
+      })
+      .catch((error: unknown) => void (failure ??= { error }))
+      .finally(() => inFlight.delete(task));
     inFlight.add(task);
   };
   let group: Parsed[] = [];

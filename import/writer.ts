@@ -6,6 +6,12 @@
  * version no higher than its own: a later file's item stays as it is, whatever order the writes
  * land in, and a write sent again (a retry, a part or execution run again) lands the same.
  * The put returns the item it replaced: whether the record existed, and which files it named.
+ *
+ * A write whose answer was lost may have landed: a timeout or a dropped connection (this
+ * writer's retries, or the SDK's own, which it sees as `$metadata.attempts` above 1), or an
+ * attempt of the part killed before it recorded the write (`mayHaveLanded`). When such a write
+ * then finds a later file's version, it says `maybe`, not `left`: its earlier send may have
+ * replaced a record the later file has replaced since.
  */
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EntityDescriptor } from '../core/entities.ts';
@@ -24,12 +30,21 @@ export interface WriterOptions {
   version: string;
 }
 
+/** What one write knows of its own earlier sends. */
+export interface WriteHistory {
+  /** An earlier attempt of the part may have sent this write (it never recorded its answer). */
+  mayHaveLanded?: boolean;
+}
+
 /**
  * What a write found:
  * - `written`: it replaced what was there; `existed` says whether a record was (a deletion of
  *   nothing is counted), `filesLeft` the file keys that record named and this one does not (a
  *   deletion: all of them), with their fields, for the operator to remove (docs/security.md);
- * - `left`: a later file's version was stored, and stays;
+ * - `left`: a later file's version was stored, and stays; this import never wrote the record;
+ * - `maybe`: a later file's version was stored, and an earlier send of this write, whose answer
+ *   was lost, may have landed before it: the record may have been written by this import (and
+ *   replaced since); what it replaced then, and so the files that named, is not known;
  * - `again`: this import's own version was stored (a write sent again after its answer was lost,
  *   a part run again): done, but what it replaced the first time is not known.
  * `sameSecond`: the other version was put within the same second (ordered by S3's sequencer).
@@ -41,7 +56,7 @@ export type Written =
       filesLeft: [field: string, key: string][];
       sameSecond: boolean;
     }
-  | { outcome: 'left'; sameSecond: boolean }
+  | { outcome: 'left' | 'maybe'; sameSecond: boolean }
   | { outcome: 'again' };
 
 /** The files `old` (the item replaced) named that `write` no longer names. */
@@ -63,12 +78,32 @@ async function backoff(attempt: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Retries what DynamoDB throttles or fails to answer, with backoff and jitter. */
-async function withRetries<T>(send: () => Promise<T>): Promise<T> {
+/** Refusals that say the request was not applied: throttled, or over a limit. */
+const REFUSED = new Set([
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+]);
+
+/** How many times the SDK sent the request (its own retries), as it says. */
+const sends = (answer: unknown) =>
+  (answer as { $metadata?: { attempts?: number } } | undefined)?.$metadata?.attempts ?? 1;
+
+/**
+ * Retries what DynamoDB throttles or fails to answer, with backoff and jitter. `mayHaveLanded`
+ * is told of a send that may have landed without its answer reaching here: one that ended in an
+ * error that is not a clear refusal (a timeout, a dropped connection, a DynamoDB-side failure),
+ * or one the SDK sent more than once (its retries hide why: a timeout as much as a throttle).
+ */
+async function withRetries<T>(send: () => Promise<T>, mayHaveLanded: () => void): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await send();
+      const answer = await send();
+      if (sends(answer) > 1) mayHaveLanded();
+      return answer;
     } catch (error) {
+      const name = (error as { name?: string }).name ?? '';
+      if (sends(error) > 1 || (isUnavailable(error) && !REFUSED.has(name))) mayHaveLanded();
       if (!isUnavailable(error) || attempt >= MAX_ATTEMPTS) throw error;
       await backoff(attempt);
     }
@@ -76,32 +111,39 @@ async function withRetries<T>(send: () => Promise<T>): Promise<T> {
 }
 
 /** Writes one record (or its deletion) whole, unless a later file's version is stored. */
-export async function writeRecord(options: WriterOptions, write: Write): Promise<Written> {
+export async function writeRecord(
+  options: WriterOptions,
+  write: Write,
+  history: WriteHistory = {},
+): Promise<Written> {
   const { client, tableName, version } = options;
+  let mayHaveLanded = history.mayHaveLanded === true;
   const item =
     write.kind === 'put'
       ? itemOf(write.entity, write.record, version)
       : tombstoneOf(write.entity, write.id, version, tombstoneExpiry(version));
   let old: Item | undefined;
   try {
-    const result = await withRetries(() =>
-      client.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: item,
-          ConditionExpression: 'attribute_not_exists(#pk) OR #v <= :v',
-          ExpressionAttributeNames: { '#pk': PARTITION_KEY, '#v': VERSION },
-          ExpressionAttributeValues: { ':v': version },
-          ReturnValues: 'ALL_OLD',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      ),
+    const result = await withRetries(
+      () =>
+        client.send(
+          new PutCommand({
+            TableName: tableName,
+            Item: item,
+            ConditionExpression: 'attribute_not_exists(#pk) OR #v <= :v',
+            ExpressionAttributeNames: { '#pk': PARTITION_KEY, '#v': VERSION },
+            ExpressionAttributeValues: { ':v': version },
+            ReturnValues: 'ALL_OLD',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        ),
+      () => (mayHaveLanded = true),
     );
     old = result.Attributes;
   } catch (error) {
     if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
     const stored = (error as { Item?: Record<string, { S?: string }> }).Item?.[VERSION]?.S ?? '';
-    return { outcome: 'left', sameSecond: sameSecond(stored, version) };
+    return { outcome: mayHaveLanded ? 'maybe' : 'left', sameSecond: sameSecond(stored, version) };
   }
   const oldVersion = old?.[VERSION];
   if (oldVersion === version) return { outcome: 'again' };

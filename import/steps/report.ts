@@ -16,6 +16,7 @@ import {
   type StepDeps,
 } from './step.ts';
 import {
+  NOT_KNOWN,
   cancelKey,
   claimHolder,
   exists,
@@ -103,6 +104,7 @@ interface Tally {
   filesLeft: string[];
   filesLeftCount: number;
   writtenAgain: string[];
+  mayHaveWritten: string[];
 }
 
 /**
@@ -156,6 +158,7 @@ async function tally(
     filesLeft: [],
     filesLeftCount: 0,
     writtenAgain: [],
+    mayHaveWritten: [],
   };
   for (const index of [...new Set([...written, ...partial])].sort((a, b) => a - b)) {
     // A part stopped half-way that has since ended whole counts as written whole.
@@ -168,12 +171,13 @@ async function tally(
     else part = await readJson<WritingCounts>(deps.s3, bucket, writingKey(importId, index));
     if (!part) continue;
     for (const name of Object.keys(result.counts) as (keyof ImportSummary)[])
-      result.counts[name] += part[name];
+      result.counts[name] += part[name] ?? 0;
     // A part stopped half-way's too (what it saved), in line order; an entry without a key is
     // a record written again (work-folder.ts FileLeft).
     for (const [, key, text] of (part.filesLeft ?? []).sort((a, b) => a[0] - b[0])) {
-      if (key === '') {
-        if (result.writtenAgain.length < MAX_LISTED_FILES_LEFT) result.writtenAgain.push(text);
+      if (key === NOT_KNOWN.again || key === NOT_KNOWN.maybe) {
+        const list = key === NOT_KNOWN.again ? result.writtenAgain : result.mayHaveWritten;
+        if (list.length < MAX_LISTED_FILES_LEFT) list.push(text);
         continue;
       }
       result.filesLeftCount += 1;
@@ -208,7 +212,10 @@ export async function report(deps: StepDeps, input: ReportInput): Promise<Report
       ? failure(input.error)
       : undefined;
   let parts: ImportReport['parts'];
-  let filesLeft: Pick<ImportReport, 'filesLeft' | 'filesLeftCount' | 'writtenAgain'> = {
+  let filesLeft: Pick<
+    ImportReport,
+    'filesLeft' | 'filesLeftCount' | 'writtenAgain' | 'mayHaveWritten'
+  > = {
     filesLeft: [],
     filesLeftCount: 0,
   };
@@ -227,6 +234,7 @@ export async function report(deps: StepDeps, input: ReportInput): Promise<Report
       filesLeft: found.filesLeft,
       filesLeftCount: found.filesLeftCount,
       ...(found.writtenAgain.length > 0 ? { writtenAgain: found.writtenAgain } : {}),
+      ...(found.mayHaveWritten.length > 0 ? { mayHaveWritten: found.mayHaveWritten } : {}),
     };
     const missing = found.written.length < plan.parts;
     if (outcome === 'imported' && missing) {

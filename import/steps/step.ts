@@ -98,6 +98,12 @@ export interface ImportReport {
    * earlier state is not known: the first 1,000 in file order; `counts.again` is their count.
    */
   writtenAgain?: string[];
+  /**
+   * Records this import may have written (or deleted) before a later file replaced them: a send
+   * whose answer was lost may have landed (counts.maybe). What they replaced, and the files
+   * that named, is not known. The first 1,000 in file order; `counts.maybe` is their count.
+   */
+  mayHaveWritten?: string[];
   /** A failed import: what stopped it (never record data: see the Report step). */
   error?: string;
   /**
@@ -132,6 +138,8 @@ export interface StepDeps {
   partBytes?: number;
   /** Groups a part writes at once; default the direct import's (import/write-records.ts). */
   writeConcurrency?: number;
+  /** Records a group of a part holds; default the direct import's 25 (tests draw fewer). */
+  recordsPerGroup?: number;
   /** Slots every part this process writes shares (the local drop's; see WriteSlots). */
   writeSlots?: WriteSlots;
   /** Told the records (and deletes) of each group as it is written: the local progress line. */

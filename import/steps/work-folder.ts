@@ -216,13 +216,26 @@ export type PartCounts = ImportSummary & { index: number };
  */
 export type WrittenPart = PartCounts & { filesLeft?: FileLeft[] };
 /**
- * A file left: the record's line, the key, the report's words. The key is empty for a record the
- * part found already written by its import, whose earlier files are not known (writtenAgain).
+ * A file left: the record's line, the key, the report's words. The key is one of NOT_KNOWN for a
+ * record whose earlier files are not known: found already written by its import (writtenAgain),
+ * or one this import may have written before a later file replaced it.
  */
 export type FileLeft = [lineNo: number, key: string, text: string];
 
-/** A part's counts while it writes, and once it stopped (`final`). */
-export type WritingCounts = PartCounts & { final: boolean; filesLeft?: FileLeft[] };
+/** FileLeft's key for a record whose earlier files are not known, by the write's outcome. */
+export const NOT_KNOWN = { again: '', maybe: '?' } as const;
+
+/**
+ * A part's counts while it writes, and once it stopped (`final`): with the places of the records
+ * its attempts recorded (`recorded`, sorted ranges `[from, to)`) and how far any attempt may have
+ * sent (`sent`).
+ */
+export type WritingCounts = PartCounts & {
+  final: boolean;
+  filesLeft?: FileLeft[];
+  recorded?: [number, number][];
+  sent?: number;
+};
 
 /** A part's counts, without what else its written/ and writing/ files keep. */
 export function countsOf(part: Partial<ImportSummary> & { index?: number }): PartCounts {

@@ -4,14 +4,15 @@
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import { importAuditEvent } from '../audit.ts';
-import { count, emptySummary, type ImportSummary } from '../summary.ts';
+import { count, emptySummary } from '../summary.ts';
 import { problemText, type Parsed } from '../checked-lines.ts';
-import { writeRecords } from '../write-records.ts';
+import { WRITE_CONCURRENCY, writeRecords } from '../write-records.ts';
 import { assertWithinHorizon } from '../../core/import-version.ts';
 import { storedRecords } from '../parts.ts';
 import { ImportStopped, type PartInput, type StepContext, type StepDeps } from './step.ts';
 import {
   cancelKey,
+  NOT_KNOWN,
   countsOf,
   exists,
   objectBody,
@@ -32,7 +33,7 @@ import {
  */
 export const WRITE_STOP_MARGIN_MS = 30_000;
 
-/** How often a writing part saves its counts and looks for the import's cancel marker. */
+/** How often a writing part looks for its import's cancel marker. */
 export const WRITE_SAVE_MS = 5_000;
 
 /** The records CheckPart kept of a part. */
@@ -43,18 +44,26 @@ async function checkedRecords(s3: S3Client, { bucket, importId, part }: PartInpu
   return storedRecords(body as AsyncIterable<Uint8Array>);
 }
 
-const total = (c: ImportSummary) => c.records + c.deletes;
+/** Records written together, as the direct import writes them (import/write-records.ts). */
+const RECORDS_PER_GROUP = 25;
 
 /**
  * WritePart (second pass): the part's records, as CheckPart checked them, written as the direct
  * import writes them, one audit event each. Safe to repeat: a part already written is not
- * written again, and one stopped half-way is written again whole (import/writer.ts keeps every
- * read whole meanwhile).
+ * written again, and one stopped half-way goes on where it was.
  *
- * While it writes it saves its counts every WRITE_SAVE_MS under `writing/`, and stops (no group
- * starts after; those in flight finish) when its time limit is WRITE_STOP_MARGIN_MS away, when
- * the import's Report has cancelled it, or when `signal` aborts (the local runner's cut); then
- * it saves how far it got, and a failed import's report counts that (SPEC 9).
+ * Each group's outcomes are saved under `writing/` before the group is done (and so before a
+ * group after it starts): which records (by their place in the part) have their answer
+ * recorded, the counts over them, and how far any attempt may have sent. An attempt run again
+ * writes only the records no attempt recorded, and adds its counts to theirs: each record is
+ * counted once, whatever attempts wrote it, and a crash between groups loses no count. A record
+ * an earlier attempt may have sent without recording its answer, now found replaced by a later
+ * file, is counted `maybe` (import/writer.ts).
+ *
+ * It stops (no group starts after; those in flight finish) when its time limit is
+ * WRITE_STOP_MARGIN_MS away, when the import's Report has cancelled it (looked for every
+ * WRITE_SAVE_MS), or when `signal` aborts (the local runner's cut); then it saves how far it
+ * got, and a failed import's report counts that (SPEC 9).
  */
 export async function writePart(
   deps: StepDeps,
@@ -68,9 +77,15 @@ export async function writePart(
   if (done) return countsOf(done);
   if (await exists(deps.s3, bucket, cancelKey(importId, input)))
     throw new ImportStopped(`part ${index} was not written: its import had already failed`);
-  // What an earlier attempt wrote stays written: the counts never go below it.
   const earlier = await readJson<WritingCounts>(deps.s3, bucket, writingKey(importId, index));
-  const counts = emptySummary();
+  // An attempt saved before records were (an older release): every record may have been sent.
+  const known = earlier?.recorded !== undefined;
+  const recorded = new Positions(earlier?.recorded ?? []);
+  const counts = known ? countsOf(earlier) : emptySummary();
+  const mayHaveSent = earlier === undefined ? 0 : known ? (earlier.sent ?? 0) : Infinity;
+  const concurrency = deps.writeConcurrency ?? WRITE_CONCURRENCY;
+  const recordsPerGroup = deps.recordsPerGroup ?? RECORDS_PER_GROUP;
+  const inFlight = concurrency * recordsPerGroup;
   const stop = new AbortController();
   const onAbort = () => stop.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -94,44 +109,89 @@ export async function writePart(
   const named = new Set<string>();
   const filesLeft = (): FileLeft[] =>
     [...left.values()].filter(([, key]) => !named.has(key)).sort((a, b) => a[0] - b[0]);
-  const save = (final: boolean) => {
-    const best = earlier && total(earlier) > total(counts) ? earlier : counts;
-    const saved: WritingCounts = { ...countsOf(best), index, final, filesLeft: filesLeft() };
-    return writeJson(deps.s3, bucket, writingKey(importId, index), saved);
+
+  // The records no attempt has recorded, each with its place in the part.
+  const position = new Map<Parsed, number>();
+  let pulled = -1;
+  async function* unrecorded() {
+    let at = 0;
+    for await (const record of await checkedRecords(deps.s3, input)) {
+      if (record.kind === 'put')
+        for (const field of record.entity.fileFields) {
+          const key = record.record[field];
+          if (typeof key === 'string') named.add(key);
+        }
+      if (!recorded.has(at)) {
+        position.set(record, at);
+        pulled = at;
+        yield record;
+      }
+      at += 1;
+    }
+  }
+
+  // Saves in order, one at a time; groups done while one is on its way share the next.
+  let stopped = false;
+  let sent = mayHaveSent;
+  const snapshot = (): WritingCounts => {
+    // What this attempt may send before its next save lands: the groups in flight at most.
+    sent = Math.max(sent, recorded.afterUnrecorded(pulled + 1, inFlight));
+    return {
+      ...counts,
+      index,
+      final: stopped,
+      filesLeft: filesLeft(),
+      recorded: recorded.ranges,
+      sent: Number.isFinite(sent) ? sent : Number.MAX_SAFE_INTEGER,
+    };
   };
-  // Saved at once: a failed import's Report then knows this part is writing and waits for it.
-  let saving: Promise<void> = save(false).catch(() => {});
+  let last: Promise<void> = Promise.resolve();
+  let next: Promise<void> | undefined;
+  const save = (): Promise<void> => {
+    next ??= last
+      .catch(() => {})
+      .then(() => {
+        next = undefined;
+        return writeJson(deps.s3, bucket, writingKey(importId, index), snapshot());
+      });
+    last = next;
+    return next;
+  };
+  // Saved before any write: a failed import's Report then knows this part is writing and waits
+  // for it, and a later attempt knows how far this one may send.
+  await save();
+  let checking: Promise<void> = Promise.resolve();
   const ticker = setInterval(() => {
-    saving = saving
+    checking = checking
       .then(async () => {
-        await save(false);
         if (await exists(deps.s3, bucket, cancelKey(importId, input)))
           stop.abort(new ImportStopped(`part ${index} stopped: its import failed elsewhere`));
       })
-      .catch(() => {}); // a save that fails is made again next time, or by the final one
+      .catch(() => {}); // looked for again next time
   }, WRITE_SAVE_MS);
   let failure: unknown;
-  let summary: ImportSummary | undefined;
+  let written = false;
   try {
-    summary = await writeRecords(await checkedRecords(deps.s3, input), {
+    await writeRecords(unrecorded(), {
       client: deps.client,
       tableName: deps.tableName,
       version: input.version,
       mayWrite: () => assertWithinHorizon(input.version),
-      concurrency: deps.writeConcurrency,
+      recordsPerGroup,
+      concurrency,
       slots: deps.writeSlots,
       signal: stop.signal,
+      mayHaveLanded: (write) => (position.get(write) ?? Infinity) < mayHaveSent,
       onWritten: (group) => {
         for (const { write, written } of group) {
+          recorded.add(position.get(write)!);
+          position.delete(write);
           count(counts, write, written);
-          if (write.kind === 'put')
-            for (const field of write.entity.fileFields) {
-              const key = write.record[field];
-              if (typeof key === 'string') named.add(key);
-            }
-          if (written.outcome === 'again') {
-            const text = writtenAgainText(write);
-            left.set(text, [write.lineNo, '', text]);
+          if (written.outcome === 'again' || written.outcome === 'maybe') {
+            const text = (written.outcome === 'again' ? writtenAgainText : mayHaveWrittenText)(
+              write,
+            );
+            left.set(text, [write.lineNo, NOT_KNOWN[written.outcome], text]);
           }
           if (written.outcome === 'written')
             for (const [field, key] of written.filesLeft) {
@@ -153,31 +213,98 @@ export async function writePart(
                     recordId: write.id.toString(),
                     action: write.kind,
                     line: write.lineNo,
+                    ...(written.outcome === 'maybe' ? { maybe: true as const } : {}),
                   }),
                 ],
           ),
         );
+        return save();
       },
     });
+    written = true;
   } catch (error) {
     failure = error;
   } finally {
     clearInterval(ticker);
     clearTimeout(limit);
     signal?.removeEventListener('abort', onAbort);
-    await saving;
+    await checking;
   }
-  if (summary === undefined) {
+  if (!written) {
+    stopped = true;
     // Best effort: when S3 refuses this too, the error below still says what stopped the part.
-    await save(true).catch(() => {});
+    await save().catch(() => {});
     throw failure;
   }
-  const result: PartCounts = { index, ...summary };
+  const result: PartCounts = { ...counts, index };
   const kept: WrittenPart = { ...result, filesLeft: filesLeft() };
   await writeJson(deps.s3, bucket, writtenKey(importId, index), kept);
   // The counts alone: the Map's results stay small whatever the records named.
   return result;
 }
+
+/**
+ * Places in a part (0 the first record), as sorted ranges `[from, to)`: those recorded, kept
+ * small whatever the part's size (recorded records are mostly one run).
+ */
+class Positions {
+  readonly ranges: [number, number][];
+  constructor(ranges: [number, number][]) {
+    this.ranges = ranges;
+  }
+  /** The first range ending after `at`. */
+  private find(at: number): number {
+    let lo = 0;
+    let hi = this.ranges.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.ranges[mid]![1] <= at) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+  has(at: number): boolean {
+    const range = this.ranges[this.find(at)];
+    return range !== undefined && range[0] <= at;
+  }
+  add(at: number): void {
+    const i = this.find(at);
+    const range = this.ranges[i];
+    if (range !== undefined && range[0] <= at) return;
+    const before = i > 0 && this.ranges[i - 1]![1] === at;
+    const after = range !== undefined && range[0] === at + 1;
+    if (before && after) this.ranges.splice(i - 1, 2, [this.ranges[i - 1]![0], range[1]]);
+    else if (before) this.ranges[i - 1]![1] = at + 1;
+    else if (after) range[0] = at;
+    else this.ranges.splice(i, 0, [at, at + 1]);
+  }
+  /** Where the `n`-th place from `from` not recorded ends: `[from, end)` holds n unrecorded. */
+  afterUnrecorded(from: number, n: number): number {
+    let at = from;
+    let wanted = n;
+    for (let i = this.find(from); i < this.ranges.length && wanted > 0; i += 1) {
+      const [start, end] = this.ranges[i]!;
+      const gap = Math.max(0, start - at);
+      if (gap >= wanted) return at + wanted;
+      wanted -= gap;
+      at = Math.max(at, end);
+    }
+    return at + wanted;
+  }
+}
+
+/**
+ * A record this import may have written before a later file replaced it: a send whose answer
+ * was lost (a timeout, an attempt of the part stopped before it recorded it) may have landed.
+ */
+const mayHaveWrittenText = (write: Parsed) =>
+  problemText(
+    write.lineNo,
+    write.kind === 'delete' ? `delete.${write.entity.name}` : `${write.entity.name}.id`,
+    `${write.entity.name} ${write.id} may have been ${write.kind === 'delete' ? 'deleted' : 'written'} by this import ` +
+      '(a send whose answer was lost may have landed) before a later file replaced it: ' +
+      'whether it existed before, and which files it named, is not known',
+  );
 
 /**
  * A record this import had already written (a write sent again, a part run again): what it

@@ -254,7 +254,10 @@ export function auditRow(event: AnyAuditEvent, user: string): AuditRow {
       user: `import ${event.importId}`,
       action: event.kind === 'record' ? event.action : event.kind,
       record: event.kind === 'record' ? `${event.entity} ${event.recordId}` : '-',
-      result: event.kind === 'record' ? `line ${event.line}` : '-',
+      result:
+        event.kind !== 'record'
+          ? '-'
+          : `line ${event.line}${event.maybe ? ' (may have been written; replaced since by a later file)' : ''}`,
     };
   if (event.lookup !== undefined)
     return {
