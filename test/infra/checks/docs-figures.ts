@@ -188,7 +188,10 @@ const STATEMENTS: [string, string][] = [
     'docs/operations/loading-records.md',
     `A WritePart stops ${WRITE_STOP_MARGIN_MS / 1000} s before its limit`,
   ],
-  ['docs/operations/loading-records.md', `at their next save (every ${WRITE_SAVE_MS / 1000} s)`],
+  [
+    'docs/operations/loading-records.md',
+    `at their next look for its cancel marker (every ${WRITE_SAVE_MS / 1000} s)`,
+  ],
   ['docs/import.md', `${WRITE_CONCURRENCY} groups at a time per part in a stage`],
   ['docs/import.md', `shares ${WRITE_CONCURRENCY} groups at a time among the parts it writes`],
   ['docs/import.md', `a line at most ${mib(MAX_LINE_BYTES)} MiB`],
