@@ -12,17 +12,9 @@ import { type ExecutionInput } from '../../import/steps/step.ts';
 import { writeSlots } from '../../import/write-records.ts';
 import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner.ts';
 import { line, transaction } from '../fixtures.ts';
-import { startTestDrop } from '../support/drop.ts';
-import { startReaders } from '../support/readers.ts';
+import { dropForTests } from '../support/drop.ts';
 
-let drop: Awaited<ReturnType<typeof startTestDrop>>;
-let readers: Awaited<ReturnType<typeof startReaders>>;
-
-beforeAll(async () => {
-  drop = await startTestDrop();
-  readers = await startReaders(drop.table.endpoint, drop.table.tableName);
-}, 90_000);
-afterAll(async () => drop?.stop());
+const env = dropForTests();
 
 const ids = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
 const linesOf = (txnIds: number[]) =>
@@ -33,13 +25,13 @@ const partBytesFor = (records: number) => (linesOf([70_000]).length + 1) * recor
 /** The records this import's audit events say were written, each once. */
 const auditedRecords = (importId: string) =>
   new Set(
-    drop
+    env.drop
       .auditEvents()
       .filter((e) => e.importId === importId && e.kind === 'record')
       .map((e) => `${String(e.entity)} ${String(e.recordId)}`),
   );
 const endedEvent = (importId: string) =>
-  drop.auditEvents().find((e) => e.importId === importId && e.kind === 'import-ended');
+  env.drop.auditEvents().find((e) => e.importId === importId && e.kind === 'import-ended');
 
 /** Each write to the table delayed, so that a part takes a while; `refuse` fails them all. */
 function slowTable(deps: ReturnType<typeof localStepDeps>, delayMs: number) {
@@ -65,12 +57,12 @@ test('a part stopped at its time limit: the report and end event count what ever
   // writes wait 600 ms together, so part 1's four groups need 2.4 s at the least, and it cannot
   // end whole within the 1.5 s it is given, however fast the machine.
   const partBytes = partBytesFor(80);
-  const deps = { ...localStepDeps(drop.target, partBytes), writeConcurrency: 1 };
+  const deps = { ...localStepDeps(env.drop.target, partBytes), writeConcurrency: 1 };
   const table = slowTable(deps, 600);
   const txnIds = ids(71_000, 240);
   let stoppedAt: number | undefined;
   try {
-    const input = await drop.upload(deps, linesOf(txnIds));
+    const input = await env.drop.upload(deps, linesOf(txnIds));
     const report = await runWorkflow(deps, input, {
       concurrency: 2,
       wrap: {
@@ -108,7 +100,7 @@ test('a part stopped at its time limit: the report and end event count what ever
     // Every record counted is in the table, whole.
     for (const entry of written) {
       const id = Number(entry.split(' ')[1]);
-      expect((await readers.get('transaction', id)).status).toBe(200);
+      expect((await env.readers.get('transaction', id)).status).toBe(200);
     }
   } finally {
     deps.s3.destroy();
@@ -116,20 +108,20 @@ test('a part stopped at its time limit: the report and end event count what ever
   }
   expect(stoppedAt).toBeDefined();
 
-  const again = await drop.drop(linesOf(txnIds), { partBytes });
+  const again = await env.drop.drop(linesOf(txnIds), { partBytes });
   expect(again).toMatchObject({ outcome: 'imported', counts: { records: txnIds.length } });
-  for (const id of txnIds) expect((await readers.get('transaction', id)).status).toBe(200);
+  for (const id of txnIds) expect((await env.readers.get('transaction', id)).status).toBe(200);
 }, 120_000);
 
 test('a part whose writes keep failing: its retries spent, the report counts what was written before, and no group is written after', async () => {
   // Three parts of 20 records (one group each), one group written at a time: the first group
   // (20 PutItems, one a record) goes in and 9 records of the next, every write after them fails.
-  const deps = { ...localStepDeps(drop.target, partBytesFor(20)), writeSlots: writeSlots(1) };
+  const deps = { ...localStepDeps(env.drop.target, partBytesFor(20)), writeSlots: writeSlots(1) };
   const table = slowTable(deps, 5);
   table.refuseAfter = 29;
   const txnIds = ids(72_000, 60);
   try {
-    const input = await drop.upload(deps, linesOf(txnIds));
+    const input = await env.drop.upload(deps, linesOf(txnIds));
     const report = await runWorkflow(deps, input, { concurrency: 2 });
     expect(report.outcome).toBe('failed');
     expect(report.error).toMatch(/Refused: the table refused a write/);
@@ -166,19 +158,19 @@ describe('a key put by hand imports however its event spells it', () => {
   )(
     '%s, delivered %s',
     async (name, form, n) => {
-      const deps = localStepDeps(drop.target);
+      const deps = localStepDeps(env.drop.target);
       const id = 73_000 + n;
       const key = `incoming/${form === 'URL-encoded' ? 'encoded' : 'stored'} ${name}`;
       try {
         const put = await deps.s3.send(
           new PutObjectCommand({
-            Bucket: drop.target.importBucketName,
+            Bucket: env.drop.target.importBucketName,
             Key: key,
             Body: `${line('transaction', transaction({ id, signature: null }))}\n`,
           }),
         );
         const input: ExecutionInput = {
-          bucket: drop.target.importBucketName,
+          bucket: env.drop.target.importBucketName,
           key: form === 'URL-encoded' ? encoded(key) : key,
           versionId: put.VersionId ?? 'null',
           size: 0,
@@ -190,7 +182,7 @@ describe('a key put by hand imports however its event spells it', () => {
         if (form === 'URL-encoded') expect(input.key).not.toBe(key);
         const report = await runWorkflow(deps, input);
         expect(report).toMatchObject({ outcome: 'imported', key, counts: { records: 1 } });
-        expect((await readers.get('transaction', id)).status).toBe(200);
+        expect((await env.readers.get('transaction', id)).status).toBe(200);
       } finally {
         deps.s3.destroy();
         deps.client.destroy();

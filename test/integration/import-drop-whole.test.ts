@@ -10,8 +10,8 @@ import { setTimeout } from 'node:timers/promises';
 import type { MiddlewareStack } from '@smithy/types';
 import { emptySummary } from '../../import/summary.ts';
 import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner.ts';
-import { startTestDrop } from '../support/drop.ts';
-import { startReaders, type Entity } from '../support/readers.ts';
+import { dropForTests } from '../support/drop.ts';
+import type { Entity } from '../support/readers.ts';
 import { IMPORT_WRITE_HORIZON_DAYS } from '../../core/retention.ts';
 import { importVersion } from '../../core/import-version.ts';
 import {
@@ -23,14 +23,7 @@ import {
   type Version,
 } from '../support/versions.ts';
 
-let drop: Awaited<ReturnType<typeof startTestDrop>>;
-let readers: Awaited<ReturnType<typeof startReaders>>;
-
-beforeAll(async () => {
-  drop = await startTestDrop();
-  readers = await startReaders(drop.table.endpoint, drop.table.tableName);
-}, 90_000);
-afterAll(async () => drop?.stop());
+const env = dropForTests();
 
 const file = (lines: string[]) => `${lines.join('\n')}\n`;
 
@@ -57,7 +50,7 @@ function readWhile(targets: [Entity, number][], deleted: number[]) {
     for (let i = k; reading; i += 5) {
       await setTimeout(READ_PAUSE_MS);
       const [entity, id] = targets[i % targets.length]!;
-      const r = await readers.get(entity, id);
+      const r = await env.readers.get(entity, id);
       seen.reads += 1;
       if (r.status === 404 && entity === 'transaction' && deleted.includes(id)) seen.gone += 1;
       else if (r.status !== 200) seen.errors += 1;
@@ -81,11 +74,11 @@ test(
   'two imports at once leave every record whole, as one of them wrote it',
   async () => {
     const set = { txns: range(5001, 20), custs: range(5001, 10), deleted: [] };
-    await drop.drop(file(versionLines(set, 'A')));
+    await env.drop.drop(file(versionLines(set, 'A')));
     const readersRun = readWhile(targetsOf(set), []);
     const [a, b] = await Promise.all([
-      drop.drop(file(versionLines(set, 'A')), { partBytes: 2000, concurrency: 2 }),
-      drop.drop(file(versionLines(set, 'B')), { partBytes: 2000, concurrency: 2 }),
+      env.drop.drop(file(versionLines(set, 'A')), { partBytes: 2000, concurrency: 2 }),
+      env.drop.drop(file(versionLines(set, 'B')), { partBytes: 2000, concurrency: 2 }),
     ]).finally(() => readersRun.stop());
     const seen = await readersRun.stop();
     console.log(`import-drop two at once: ${JSON.stringify(seen)}`);
@@ -95,7 +88,7 @@ test(
     // The file put later (the higher version) wins every record, whatever order writes landed in.
     const later: Version = b.version! > a.version! ? 'B' : 'A';
     for (const [entity, id] of targetsOf(set)) {
-      const r = await readers.get(entity, id);
+      const r = await env.readers.get(entity, id);
       expect(versionOf(entity, r.data)).toBe(later);
     }
   },
@@ -103,9 +96,9 @@ test(
 );
 
 test('a file put longer ago than deletions are remembered is refused whole, saying why', async () => {
-  const deps = localStepDeps(drop.target);
+  const deps = localStepDeps(env.drop.target);
   try {
-    const input = await drop.upload(deps, file([transactionLine(7001, 'A')]));
+    const input = await env.drop.upload(deps, file([transactionLine(7001, 'A')]));
     const putAt = new Date(Date.now() - (IMPORT_WRITE_HORIZON_DAYS + 1) * 24 * 3600 * 1000);
     const report = await runWorkflow(deps, { ...input, eventTime: putAt.toISOString() });
     expect(report.outcome).toBe('failed');
@@ -118,11 +111,11 @@ test('a file put longer ago than deletions are remembered is refused whole, sayi
     deps.s3.destroy();
     deps.client.destroy();
   }
-  expect((await readers.get('transaction', 7001)).status).toBe(404);
+  expect((await env.readers.get('transaction', 7001)).status).toBe(404);
 });
 
 test('a part written past the horizon (a late redrive) writes nothing, saying why', async () => {
-  const deps = localStepDeps(drop.target);
+  const deps = localStepDeps(env.drop.target);
   const late = importVersion({
     uploadedAt: new Date(
       Date.now() - (IMPORT_WRITE_HORIZON_DAYS + 1) * 24 * 3600 * 1000,
@@ -130,7 +123,7 @@ test('a part written past the horizon (a late redrive) writes nothing, saying wh
     importId: 'e'.repeat(32),
   });
   try {
-    const input = await drop.upload(deps, file([transactionLine(7002, 'A')]));
+    const input = await env.drop.upload(deps, file([transactionLine(7002, 'A')]));
     // Plan took the fresh upload; the part then runs as a redrive would, past the horizon.
     const report = await runWorkflow(deps, input, {
       wrap: {
@@ -151,15 +144,15 @@ test('a part written past the horizon (a late redrive) writes nothing, saying wh
     deps.s3.destroy();
     deps.client.destroy();
   }
-  expect((await readers.get('transaction', 7002)).status).toBe(404);
+  expect((await env.readers.get('transaction', 7002)).status).toBe(404);
 });
 
 test(
   'a part whose writer is killed half-way is retried by the engine: same end state, no torn read',
   async () => {
     const set = { txns: range(6001, 30), custs: range(6001, 10), deleted: range(6101, 6) };
-    await drop.drop(file(versionLines(set, 'A')));
-    const deps = localStepDeps(drop.target, 3000);
+    await env.drop.drop(file(versionLines(set, 'A')));
+    const deps = localStepDeps(env.drop.target, 3000);
     // The writer dies at its 3rd, 9th and 15th write request: mid-part, with other records of
     // the group in flight. The engine's retry runs the part again.
     const killAt = new Set([3, 9, 15]);
@@ -179,7 +172,7 @@ test(
     const readersRun = readWhile(targetsOf(set), set.deleted);
     let retried = 0;
     try {
-      const input = await drop.upload(deps, file(versionLines(set, 'B')));
+      const input = await env.drop.upload(deps, file(versionLines(set, 'B')));
       const report = await runWorkflow(deps, input, {
         concurrency: 2,
         wrap: {
@@ -221,7 +214,7 @@ test(
     expect(retried).toBe(3);
     expect(seen).toMatchObject({ torn: 0, errors: 0 });
     for (const [entity, id] of targetsOf(set)) {
-      const r = await readers.get(entity, id);
+      const r = await env.readers.get(entity, id);
       if (set.deleted.includes(id)) expect(r.status).toBe(404);
       else expect(versionOf(entity, r.data)).toBe<Version>('B');
     }

@@ -15,17 +15,9 @@ import {
   runWorkflow,
 } from '../../local/step-functions/import-runner.ts';
 import { line, transaction } from '../fixtures.ts';
-import { startTestDrop } from '../support/drop.ts';
-import { startReaders } from '../support/readers.ts';
+import { dropForTests } from '../support/drop.ts';
 
-let drop: Awaited<ReturnType<typeof startTestDrop>>;
-let readers: Awaited<ReturnType<typeof startReaders>>;
-
-beforeAll(async () => {
-  drop = await startTestDrop();
-  readers = await startReaders(drop.table.endpoint, drop.table.tableName);
-}, 90_000);
-afterAll(async () => drop?.stop());
+const env = dropForTests();
 
 const linesOf = (ids: number[]) =>
   `${ids.map((id) => line('transaction', transaction({ id, signature: null }))).join('\n')}\n`;
@@ -35,7 +27,7 @@ const partBytesFor = (records: number) => (linesOf([80_000]).length + 1) * recor
 
 /** This import's audit events, by kind. */
 const eventsOf = (importId: string) => {
-  const events = drop.auditEvents().filter((e) => e.importId === importId);
+  const events = env.drop.auditEvents().filter((e) => e.importId === importId);
   const of = (kind: string) => events.filter((e) => e.kind === kind);
   return { started: of('import-started'), ended: of('import-ended'), records: of('record') };
 };
@@ -56,10 +48,10 @@ function refusingTable(deps: ReturnType<typeof localStepDeps>) {
 }
 
 test('two executions of one upload at once: the second writes nothing, the report is the first one', async () => {
-  const deps = localStepDeps(drop.target);
+  const deps = localStepDeps(env.drop.target);
   try {
     const txnIds = ids(81_000, 3);
-    const input = await drop.upload(deps, linesOf(txnIds));
+    const input = await env.drop.upload(deps, linesOf(txnIds));
     const importId = importIdOf(input.key, input.versionId);
     // The first execution claims the upload, then waits (before its first check) while the
     // second, started by hand with the same input as a repeated event would start it, runs.
@@ -97,7 +89,7 @@ test('two executions of one upload at once: the second writes nothing, the repor
     expect(report).toMatchObject({ outcome: 'imported', counts: { records: 3 } });
     const events = eventsOf(importId);
     expect([events.started.length, events.ended.length, events.records.length]).toEqual([1, 1, 3]);
-    for (const id of txnIds) expect((await readers.get('transaction', id)).status).toBe(200);
+    for (const id of txnIds) expect((await env.readers.get('transaction', id)).status).toBe(200);
   } finally {
     deps.s3.destroy();
     deps.client.destroy();
@@ -105,9 +97,9 @@ test('two executions of one upload at once: the second writes nothing, the repor
 }, 60_000);
 
 test("a second execution whose Plan fails never replaces the first's report", async () => {
-  const deps = localStepDeps(drop.target);
+  const deps = localStepDeps(env.drop.target);
   try {
-    const input = await drop.upload(deps, linesOf([82_000]));
+    const input = await env.drop.upload(deps, linesOf([82_000]));
     const first = await runWorkflow(deps, input, { execution: { name: 'first-of-two' } });
     expect(first.outcome).toBe('imported');
     // A repeated event whose Plan cannot read the bucket: its Catch goes to Report, which finds
@@ -130,11 +122,11 @@ test("a second execution whose Plan fails never replaces the first's report", as
 }, 60_000);
 
 test('a redrive after a failed Report: its parts are not stopped by the failed attempt, and it finishes', async () => {
-  const deps = { ...localStepDeps(drop.target, partBytesFor(5)), writeConcurrency: 1 };
+  const deps = { ...localStepDeps(env.drop.target, partBytesFor(5)), writeConcurrency: 1 };
   const table = refusingTable(deps);
   try {
     const txnIds = ids(83_000, 10);
-    const input = await drop.upload(deps, linesOf(txnIds));
+    const input = await env.drop.upload(deps, linesOf(txnIds));
     table.refusing = true;
     const failed = await runWorkflow(deps, input, { execution: { name: 'redriven' } });
     expect(failed).toMatchObject({ outcome: 'failed', error: expect.stringMatching(/Refused/) });
@@ -151,7 +143,7 @@ test('a redrive after a failed Report: its parts are not stopped by the failed a
     });
     const written = await readJson<ImportReport>(deps.s3, input.bucket, reportKey(report.importId));
     expect(written?.outcome).toBe('imported');
-    for (const id of txnIds) expect((await readers.get('transaction', id)).status).toBe(200);
+    for (const id of txnIds) expect((await env.readers.get('transaction', id)).status).toBe(200);
   } finally {
     deps.s3.destroy();
     deps.client.destroy();

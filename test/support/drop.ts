@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../local/net.ts';
+import { startReaders } from './readers.ts';
 import type { LocalDropOptions } from '../../local/step-functions/import-runner.ts';
 import { incomingKey } from '../../commands/import/drop.ts';
 import { dropFile } from '../../commands/import/local-drop.ts';
@@ -82,4 +83,21 @@ export async function startTestDrop() {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The local drop and readers of its table for the tests of one file: started before them,
+ * stopped after. Its fields are set once beforeAll has run.
+ */
+export function dropForTests() {
+  const env = {} as {
+    drop: Awaited<ReturnType<typeof startTestDrop>>;
+    readers: Awaited<ReturnType<typeof startReaders>>;
+  };
+  beforeAll(async () => {
+    env.drop = await startTestDrop();
+    env.readers = await startReaders(env.drop.table.endpoint, env.drop.table.tableName);
+  }, 90_000);
+  afterAll(async () => env.drop?.stop());
+  return env;
 }
