@@ -1,7 +1,7 @@
 /**
  * The bundles the benchmark measures, all from the same sources and the same esbuild:
  * - the production bundles, built exactly as `cdk synth` builds them (BUNDLING in
- *   lib/api-function.ts, translated by lib/esbuild-options.ts; a test checks the two agree);
+ *   lib/project-function.ts, translated by lib/esbuild-options.ts; a test checks the two agree);
  * - `Reference`, the stock floor: bench/reference.ts (one DynamoDB Document Client, one Query)
  *   bundled as a plain project ships the stock SDK: BUNDLING without the credential alias, so
  *   with the SDK's whole default credential chain, and no source map;
@@ -19,7 +19,7 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { BUNDLING } from '../lib/api-function.ts';
+import { BUNDLING } from '../lib/project-function.ts';
 import { esbuildOptions } from '../lib/esbuild-options.ts';
 import { apiFunctions, functionList } from '../core/routes.ts';
 import { CDK_DEFAULT, REFERENCE, REFERENCE_READ, WITH_SOURCE_MAPS } from './bundle-names.ts';
@@ -42,7 +42,7 @@ const { esbuildArgs: _alias, ...STOCK } = BUNDLING;
 /** A default NodejsFunction on nodejs24.x: CommonJS, not minified, the SDK left external. */
 const CDK_DEFAULTS: BundlingOptions = { target: 'node24' };
 
-/** The NODE_OPTIONS the functions are deployed with (none: lib/api-function.ts sets none). */
+/** The NODE_OPTIONS the functions are deployed with (none: lib/project-function.ts sets none). */
 export const DEPLOYED_NODE_OPTIONS = '';
 
 export async function buildBundles(outDir: string): Promise<Bundle[]> {

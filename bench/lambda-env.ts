@@ -29,7 +29,7 @@ export function lambdaEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv
     // Lambda's own module path: where a default CDK function finds the SDK the runtime provides
     // (/var/runtime/node_modules there, the project's node_modules here).
     NODE_PATH: join(PROJECT_ROOT, 'node_modules'),
-    // As deployed (lib/api-function.ts): none.
+    // As deployed (lib/project-function.ts): none.
     NODE_OPTIONS: DEPLOYED_NODE_OPTIONS,
     ...extra,
   };

@@ -18,7 +18,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { ENTITIES, filePrefixesOf } from '../core/entities.ts';
 import { readBudgetsToEnv } from '../core/read-budgets.ts';
-import { ApiFunction } from './api-function.ts';
+import { ProjectFunction } from './project-function.ts';
 import { AUDIT_RETENTION, removalPolicyFor } from './retention.ts';
 import { vendedLogGroup } from './vended-logs.ts';
 import type { Route } from '../core/routes.ts';
@@ -79,7 +79,7 @@ export class Api extends Construct {
   readonly httpApi: HttpApi;
   readonly stage: HttpStage;
   readonly accessLogGroup: LogGroup;
-  readonly functions: ReadonlyMap<string, ApiFunction>;
+  readonly functions: ReadonlyMap<string, ProjectFunction>;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -139,11 +139,11 @@ export class Api extends Construct {
       // reference that CloudFormation resolves when it deploys.
       [FUNCTION_ENV.cursorKey]: this.cursorKey().secretValue.unsafeUnwrap(),
     };
-    const functions = new Map<string, ApiFunction>();
+    const functions = new Map<string, ProjectFunction>();
     const integrations = new Map<string, HttpLambdaIntegration>();
     for (const spec of new Set(props.routes.map((route) => route.function))) {
       const served = props.routes.filter((route) => route.function === spec);
-      const fn = new ApiFunction(this, spec.id, {
+      const fn = new ProjectFunction(this, spec.id, {
         entry: `${props.projectRoot}/${spec.entry}`,
         projectRoot: props.projectRoot,
         environment,

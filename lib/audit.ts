@@ -162,7 +162,7 @@ export interface AuditTrailProps {
  * What makes the audit events of SPEC 8 usable in AWS: the top readers per route (Contributor
  * Insights, on the dashboard), an alarm when any user meets a read budget, and saved Logs
  * Insights queries by customer, transaction and user. The events themselves are kept by the
- * functions' log groups (five years, retained: lib/api-function.ts).
+ * functions' log groups (five years, retained: lib/project-function.ts).
  */
 export class AuditTrail extends Construct {
   readonly topReaders: CfnInsightRule;

@@ -101,7 +101,7 @@ export class Data extends Construct {
   readonly bucket: Bucket;
   /**
    * The files bucket's key (ID photos and signatures): one the business controls and can audit
-   * in CloudTrail, used only through S3 (lib/api-function.ts grantFileRead).
+   * in CloudTrail, used only through S3 (lib/project-function.ts grantFileRead).
    */
   readonly filesKey: Key;
   /**

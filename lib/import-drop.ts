@@ -21,7 +21,7 @@ import { ENTITIES } from '../core/entities.ts';
 import { IMPORT_AUDIT_MESSAGE } from '../import/audit.ts';
 import { PREFIX } from '../import/steps/work-folder.ts';
 import { IMPORT_STEPS, type ImportStep } from '../import/steps/step.ts';
-import { ApiFunction } from './api-function.ts';
+import { ProjectFunction } from './project-function.ts';
 import { grantKeyThroughS3, stageKey, type S3KeyAction } from './keys.ts';
 import { PRIVATE_BUCKET, earlierVersionsRule } from './data.ts';
 import { FILE_PREFIXES } from '../core/file-keys.ts';
@@ -65,7 +65,7 @@ export class ImportDrop extends Construct {
    */
   readonly key: Key;
   readonly stateMachine: StateMachine;
-  readonly functions: ReadonlyMap<ImportStep, ApiFunction>;
+  readonly functions: ReadonlyMap<ImportStep, ProjectFunction>;
   /** The workflow's execution log: part of the audit trail (lib/retention.ts protectAuditTrail). */
   readonly workflowLogGroup: LogGroup;
   /**
@@ -119,12 +119,12 @@ export class ImportDrop extends Construct {
       [FUNCTION_ENV.displayTimeZone]: props.displayTimeZone,
       ...(props.checkFiles ? { [FUNCTION_ENV.filesBucket]: props.filesBucket.bucketName } : {}),
     };
-    const functions = new Map<ImportStep, ApiFunction>();
+    const functions = new Map<ImportStep, ProjectFunction>();
     for (const [step, spec] of Object.entries(IMPORT_STEPS) as [
       ImportStep,
       (typeof IMPORT_STEPS)[ImportStep],
     ][]) {
-      const fn = new ApiFunction(this, `${step}Function`, {
+      const fn = new ProjectFunction(this, `${step}Function`, {
         entry: `${props.projectRoot}/functions/${spec.entry}.ts`,
         projectRoot: props.projectRoot,
         environment,
@@ -420,9 +420,9 @@ export class ImportDrop extends Construct {
   }
 
   /** What each step's role asks of the bucket's key, from the S3 actions it is allowed. */
-  private readonly keyUse = new Map<ApiFunction, Set<S3KeyAction>>();
+  private readonly keyUse = new Map<ProjectFunction, Set<S3KeyAction>>();
 
-  private allow(fn: ApiFunction, actions: string[], resources: string[]): void {
+  private allow(fn: ProjectFunction, actions: string[], resources: string[]): void {
     fn.addToRolePolicy(new PolicyStatement({ actions, resources }));
     const keyUse = this.keyUse.get(fn) ?? new Set<S3KeyAction>();
     for (const action of actions) {
@@ -461,7 +461,7 @@ const KEY_USE: Record<string, S3KeyAction> = {
  * key is a record's (`TXN#`, `CUS#`): the import can neither read nor write a user's access state
  * (`USER#`).
  */
-function grantRecordWrite(fn: ApiFunction, table: ITable): void {
+function grantRecordWrite(fn: ProjectFunction, table: ITable): void {
   const prefixes = Object.values(ENTITIES).map((entity) => `${entity.keys.partition}*`);
   fn.addToRolePolicy(
     new PolicyStatement({

@@ -16,7 +16,7 @@ import {
 } from 'cdk-monitoring-constructs';
 import { Construct } from 'constructs';
 import { stageKey } from './keys.ts';
-import { ApiFunction } from './api-function.ts';
+import { ProjectFunction } from './project-function.ts';
 import type { Route } from '../core/routes.ts';
 import { INDEX_LIST } from '../core/lookups.ts';
 
@@ -71,7 +71,7 @@ export const THRESHOLDS = {
    * 3.5 s before they answer 503, so 8 s means something hangs past that budget and the next
    * such request may end in a timeout (a bare 500).
    */
-  durationNearTimeout: Duration.millis(ApiFunction.TIMEOUT.toMilliseconds() * 0.8),
+  durationNearTimeout: Duration.millis(ProjectFunction.TIMEOUT.toMilliseconds() * 0.8),
   /**
    * Any throttled read, any DynamoDB system error. The functions retry both, so callers may not
    * have noticed yet; these are the early warning before 503s.
@@ -252,7 +252,7 @@ export class Monitoring extends Construct {
             ...notBreaching,
             alarmDescriptionOverride:
               `An invocation of ${fnId} ran over ${t.durationNearTimeout.toSeconds()} s of ` +
-              `its ${ApiFunction.TIMEOUT.toSeconds()} s timeout; past it callers get a bare 500. ` +
+              `its ${ProjectFunction.TIMEOUT.toSeconds()} s timeout; past it callers get a bare 500. ` +
               `First look: ${fnId}'s log group (platform.report durations, its own lines' ` +
               `latencyMs), then DynamoDB's latency on the dashboard. ${TRACES}`,
           },

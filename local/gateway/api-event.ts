@@ -151,7 +151,7 @@ export function buildLambdaContext(input: LambdaContextInput): Context {
     functionName,
     functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:${region}:${input.accountId ?? LOCAL_ACCOUNT_ID}:function:${functionName}`,
-    memoryLimitInMB: '512', // as lib/api-function.ts deploys it
+    memoryLimitInMB: '512', // as lib/project-function.ts deploys it
     awsRequestId: input.awsRequestId,
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: input.logStreamName ?? '1970/01/01/[$LATEST]',

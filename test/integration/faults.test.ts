@@ -26,7 +26,7 @@ import { startTestTable, TEST_CREDENTIALS } from '../support/dynamodb.ts';
 import { testHandlers } from '../support/handlers.ts';
 import { apiEvent, lambdaContext } from '../support/events.ts';
 
-/** The deployed function timeout (lib/api-function.ts); every answer must come well before it. */
+/** The deployed function timeout (lib/project-function.ts); every answer must come well before it. */
 const FUNCTION_TIMEOUT_MS = 10_000;
 let tableName: string;
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
 import { esbuildOptions } from '../../lib/esbuild-options.ts';
-import { BUNDLING } from '../../lib/api-function.ts';
+import { BUNDLING } from '../../lib/project-function.ts';
 import { functionList } from '../../core/routes.ts';
 
 import { PROJECT_ROOT } from '../../core/project-root.ts';

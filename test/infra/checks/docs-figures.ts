@@ -24,7 +24,7 @@ import {
   MAX_LISTED_WARNINGS,
 } from '../../../import/parts.ts';
 import { DEFAULT_THROTTLE } from '../../../lib/api.ts';
-import { ApiFunction } from '../../../lib/api-function.ts';
+import { ProjectFunction } from '../../../lib/project-function.ts';
 import { TOP_READERS } from '../../../lib/audit.ts';
 import { REFRESH_TOKEN_VALIDITY, TOKEN_VALIDITY } from '../../../lib/identity.ts';
 import {
@@ -255,7 +255,7 @@ const STATEMENTS: [string, string][] = [
     'docs/import.md',
     `the files bucket then drops the deleted file for good after ${FILES_RETENTION.noncurrentDays} days`,
   ],
-  // Stage throttle (lib/api.ts) and the functions (lib/api-function.ts).
+  // Stage throttle (lib/api.ts) and the functions (lib/project-function.ts).
   [
     'docs/operations/alarms.md',
     `the stage's limit (${throttle.rateLimit} requests/s, burst ${throttle.burstLimit})`,
@@ -277,7 +277,7 @@ const STATEMENTS: [string, string][] = [
     'docs/api.md',
     `API Gateway's throttle (${throttle.rateLimit} a second, bursts of ${throttle.burstLimit})`,
   ],
-  ['docs/operations/alarms.md', `the third of a core a ${ApiFunction.MEMORY_MB} MB Lambda gets`],
+  ['docs/operations/alarms.md', `the third of a core a ${ProjectFunction.MEMORY_MB} MB Lambda gets`],
   // Alarm thresholds (lib/monitoring.ts THRESHOLDS) and the top readers (lib/audit.ts).
   ['docs/operations/alarms.md', `Periods are ${period} minutes`],
   [
@@ -290,7 +290,7 @@ const STATEMENTS: [string, string][] = [
   ],
   [
     'docs/operations/alarms.md',
-    `slowest invocation over ${THRESHOLDS.durationNearTimeout.toSeconds()} s (${(100 * THRESHOLDS.durationNearTimeout.toMilliseconds()) / ApiFunction.TIMEOUT.toMilliseconds()} % of the ${ApiFunction.TIMEOUT.toSeconds()} s timeout)`,
+    `slowest invocation over ${THRESHOLDS.durationNearTimeout.toSeconds()} s (${(100 * THRESHOLDS.durationNearTimeout.toMilliseconds()) / ProjectFunction.TIMEOUT.toMilliseconds()} % of the ${ProjectFunction.TIMEOUT.toSeconds()} s timeout)`,
   ],
   [
     'docs/operations/alarms.md',

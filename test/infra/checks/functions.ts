@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
-import { ApiFunction, BUNDLING } from '../../../lib/api-function.ts';
+import { ProjectFunction, BUNDLING } from '../../../lib/project-function.ts';
 import { esbuildOptions } from '../../../lib/esbuild-options.ts';
 import { functionList } from '../../../core/routes.ts';
 import { INDEX_LIST } from '../../../core/lookups.ts';
@@ -60,8 +60,8 @@ test('memory and timeout are the documented choices; the timeout outlasts the Dy
     expect(fn.Properties!.Timeout).toBeGreaterThan(worstDynamoDbSeconds);
     expect(fn.Properties!.Timeout).toBeLessThan(30); // HTTP API integration limit
   }
-  expect(ApiFunction.MEMORY_MB).toBe(512);
-  expect(ApiFunction.TIMEOUT.toSeconds()).toBe(10);
+  expect(ProjectFunction.MEMORY_MB).toBe(512);
+  expect(ProjectFunction.TIMEOUT.toSeconds()).toBe(10);
 });
 
 test('the environment names the table and bucket, the URL TTL, the time zone and the read budgets; no NODE_OPTIONS', () => {

@@ -35,7 +35,7 @@ const builtinAliases = readdirSync(join(PROJECT_ROOT, BUILTINS))
   .sort()
   .map((file) => `node:${file.replace(/\.ts$/, '').replace('-', '/')}=./${BUILTINS}/${file}`);
 
-export interface ApiFunctionProps {
+export interface ProjectFunctionProps {
   /** Absolute path of the handler entry file; it exports `handler`. */
   readonly entry: string;
   /** Project root: esbuild resolves packages and package-lock.json from here. */
@@ -94,11 +94,12 @@ export const BUNDLING: BundlingOptions = {
 };
 
 /**
- * A route's Lambda function with the project's defaults in one place, so every route runs on the
- * same runtime, bundling and limits, and gets its own role and log group (least privilege, no
- * shared blast radius).
+ * One of the project's Lambda functions, an API route's (lib/api.ts) or an import step's
+ * (lib/import-drop.ts), with the project's defaults in one place: every function runs on the same
+ * runtime, bundling and limits, and gets its own role and log group (least privilege, no shared
+ * blast radius).
  *
- * Memory and timeout, chosen on purpose:
+ * Memory and timeout, chosen on purpose for the API's functions (an import step sets its own):
  * - 512 MB. Lambda allots CPU in proportion to memory; cold starts (parsing the bundled AWS SDK)
  *   and request signing are CPU-bound, and at 512 MB a cold start is markedly shorter than at
  *   128-256 MB while a warm read's cost stays negligible (docs/operations/costs.md).
@@ -107,13 +108,13 @@ export const BUNDLING: BundlingOptions = {
  *   slow DynamoDB ends in the handler's own 503 rather than a Lambda timeout. It stays well
  *   under the HTTP API's 30 s integration limit.
  */
-export class ApiFunction extends NodejsFunction {
+export class ProjectFunction extends NodejsFunction {
   static readonly MEMORY_MB = 512;
   static readonly TIMEOUT = Duration.seconds(10);
   /** Node.js 24, the version the project pins for local runs and tests (package.json `node`). */
   static readonly RUNTIME = Runtime.NODEJS_24_X;
 
-  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+  constructor(scope: Construct, id: string, props: ProjectFunctionProps) {
     // The role and log group are the function's siblings: they must exist before the function
     // so that CDK creates neither a shared default role with a managed policy nor a log group
     // without retention.
@@ -132,10 +133,10 @@ export class ApiFunction extends NodejsFunction {
       projectRoot: props.projectRoot,
       depsLockFilePath: `${props.projectRoot}/package-lock.json`,
       description: props.description,
-      runtime: ApiFunction.RUNTIME,
+      runtime: ProjectFunction.RUNTIME,
       architecture: Architecture.ARM_64,
-      memorySize: props.memorySize ?? ApiFunction.MEMORY_MB,
-      timeout: props.timeout ?? ApiFunction.TIMEOUT,
+      memorySize: props.memorySize ?? ProjectFunction.MEMORY_MB,
+      timeout: props.timeout ?? ProjectFunction.TIMEOUT,
       role,
       logGroup,
       // Lambda writes its own lines (START, REPORT with the init duration of a cold start, a
