@@ -9,7 +9,7 @@ import type { Write } from './writer.ts';
 export type Parsed = Write & { lineNo: number };
 
 /** The records of some lines; every line that is not one is told to `onProblem`, with its number. */
-export async function* parsedLines(
+export async function* checkedLines(
   lines: AsyncIterable<Line>,
   parse: LineParser,
   onProblem: (lineNo: number, path: string, reason: string) => void,

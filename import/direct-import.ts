@@ -6,7 +6,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { startVersion } from '../core/import-version.ts';
 import { createTimeCodec } from '../core/times.ts';
-import { duplicateCheck, parsedLines, problemText } from './checked-lines.ts';
+import { checkedLines, duplicateCheck, problemText } from './checked-lines.ts';
 import { readLines } from './lines.ts';
 import { createLineParser, type LineParser } from './records.ts';
 import type { ImportSummary } from './summary.ts';
@@ -50,7 +50,7 @@ async function validateFile(
     onProblem(problemText(lineNo, field, reason));
   };
   const duplicate = duplicateCheck();
-  for await (const { entity, id, kind, lineNo } of parsedLines(readLines(path), parse, report)) {
+  for await (const { entity, id, kind, lineNo } of checkedLines(readLines(path), parse, report)) {
     records += 1;
     const found = duplicate({ entity: entity.name, id, kind, lineNo });
     if (found) report(lineNo, ...found);
@@ -72,7 +72,7 @@ export async function importFile(path: string, options: ImportOptions): Promise<
   const unexpected = (lineNo: number): never => {
     throw new Error(`line ${lineNo} changed while importing; nothing after it was written`);
   };
-  return writeRecords(parsedLines(readLines(path), parse, unexpected), {
+  return writeRecords(checkedLines(readLines(path), parse, unexpected), {
     ...options,
     version,
     onWritten: (group) => {

@@ -12,8 +12,8 @@ import { parseExactJson, stringifyExactJson } from '../core/json.ts';
 import type { Item } from '../core/layout.ts';
 import { lookupWarnings } from '../core/lookups.ts';
 import {
+  checkedLines,
   duplicateCheck,
-  parsedLines,
   problemText,
   type Parsed,
   type RecordRef,
@@ -120,7 +120,7 @@ export async function checkPart(
     if (checked.problems.length < MAX_LISTED_PROBLEMS)
       checked.problems.push([lineNo, problemText(lineNo, field, reason)]);
   };
-  for await (const record of parsedLines(lines, parse, onProblem)) {
+  for await (const record of checkedLines(lines, parse, onProblem)) {
     checked.records.push([record.entity.name, record.id.toString(), record.kind, record.lineNo]);
     if (record.kind === 'put' && record.entity.name === 'customer')
       for (const [field, reason] of lookupWarnings(record.record)) {
