@@ -9,9 +9,9 @@ import {
   claimImport,
   importIdOf,
   manifestKey,
+  objectVersion,
   readJson,
   reportKey,
-  version,
   writeJson,
 } from './work-folder.ts';
 
@@ -40,7 +40,7 @@ export async function objectKeyOf(
     tried.add(candidate);
     try {
       await s3.send(
-        new HeadObjectCommand({ Bucket: bucket, Key: candidate, ...version(versionId) }),
+        new HeadObjectCommand({ Bucket: bucket, Key: candidate, ...objectVersion(versionId) }),
       );
       return candidate;
     } catch (error) {

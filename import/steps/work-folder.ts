@@ -61,8 +61,11 @@ export function importIdOf(key: string, versionId: string): string {
   return createHash('sha256').update(`${key}\n${versionId}`).digest('hex').slice(0, 32);
 }
 
-/** An unversioned object (the local drop) has the version id `null`, as S3 says it. */
-export const version = (versionId: string): Pick<GetObjectCommandInput, 'VersionId'> =>
+/**
+ * A command's VersionId, the S3 object version (not the import's version: core/import-version.ts).
+ * An unversioned object (the local drop) has the version id `null`, as S3 says it.
+ */
+export const objectVersion = (versionId: string): Pick<GetObjectCommandInput, 'VersionId'> =>
   versionId && versionId !== 'null' ? { VersionId: versionId } : {};
 
 /** An object of the bucket, its body; undefined when there is none. */
@@ -168,7 +171,7 @@ export async function body(
     new GetObjectCommand({
       Bucket: file.bucket,
       Key: file.key,
-      ...version(file.versionId),
+      ...objectVersion(file.versionId),
       ...(part ? { Range: `bytes=${part.start}-${part.end - 1}` } : {}),
     }),
   );
