@@ -26,11 +26,12 @@ export function fileRefsOf(record: Parsed): FileRef[] {
 }
 
 /**
+ * Whether `key` is in the bucket, by listing: a HEAD needs s3:GetObject, which CheckPart lacks.
  * Asked URL-encoded: S3 answers in XML, which cannot carry every character a key may hold (control
  * characters; `\r` would come back as `\n`). A store that ignores the request (the local S3)
  * says so by leaving EncodingType out, and its key is then as stored.
  */
-export async function exists(s3: S3Client, bucket: string, key: string): Promise<boolean> {
+export async function existsByListing(s3: S3Client, bucket: string, key: string): Promise<boolean> {
   const { Contents, EncodingType } = await s3.send(
     new ListObjectsV2Command({ Bucket: bucket, Prefix: key, MaxKeys: 1, EncodingType: 'url' }),
   );
@@ -52,7 +53,7 @@ export async function missingFiles(
   const worker = async () => {
     while (next < keys.length) {
       const key = keys[next++]!;
-      if (!(await exists(s3, bucket, key))) missing.add(key);
+      if (!(await existsByListing(s3, bucket, key))) missing.add(key);
     }
   };
   await Promise.all(Array.from({ length: Math.min(FILE_CHECKS_AT_ONCE, keys.length) }, worker));

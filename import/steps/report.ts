@@ -19,7 +19,7 @@ import {
   NOT_KNOWN,
   cancelKey,
   claimHolder,
-  exists,
+  existsByHead,
   importIdOf,
   keysUnder,
   problemsKey,
@@ -135,7 +135,7 @@ async function tally(
     for (;;) {
       // A part may have ended whole since it was last looked at: its written/ counts are whole.
       const whole = await Promise.all(
-        pending.map((i) => check(() => exists(deps.s3, bucket, writtenKey(importId, i)))),
+        pending.map((i) => check(() => existsByHead(deps.s3, bucket, writtenKey(importId, i)))),
       );
       pending.forEach((index, i) => whole[i] && written.add(index));
       pending = pending.filter((index) => !written.has(index));

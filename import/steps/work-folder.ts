@@ -178,8 +178,8 @@ export async function body(
   return object.Body as AsyncIterable<Uint8Array>;
 }
 
-/** Whether the bucket holds `key` (its latest version). */
-export async function exists(s3: S3Client, bucket: string, key: string): Promise<boolean> {
+/** Whether the bucket holds `key` (its latest version), asked with a HEAD. */
+export async function existsByHead(s3: S3Client, bucket: string, key: string): Promise<boolean> {
   try {
     await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
     return true;

@@ -14,7 +14,7 @@ import {
   cancelKey,
   NOT_KNOWN,
   countsOf,
-  exists,
+  existsByHead,
   objectBody,
   readJson,
   recordsKey,
@@ -75,7 +75,7 @@ export async function writePart(
   const index = part.index;
   const done = await readJson<WrittenPart>(deps.s3, bucket, writtenKey(importId, index));
   if (done) return countsOf(done);
-  if (await exists(deps.s3, bucket, cancelKey(importId, input)))
+  if (await existsByHead(deps.s3, bucket, cancelKey(importId, input)))
     throw new ImportStopped(`part ${index} was not written: its import had already failed`);
   const earlier = await readJson<WritingCounts>(deps.s3, bucket, writingKey(importId, index));
   // An attempt saved before records were (an older release): every record may have been sent.
@@ -164,7 +164,7 @@ export async function writePart(
   const ticker = setInterval(() => {
     checking = checking
       .then(async () => {
-        if (await exists(deps.s3, bucket, cancelKey(importId, input)))
+        if (await existsByHead(deps.s3, bucket, cancelKey(importId, input)))
           stop.abort(new ImportStopped(`part ${index} stopped: its import failed elsewhere`));
       })
       .catch(() => {}); // looked for again next time

@@ -6,7 +6,7 @@
  */
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
-import { exists } from '../../import/file-check.ts';
+import { existsByListing } from '../../import/file-check.ts';
 
 const s3 = mockClient(S3Client);
 afterEach(() => s3.reset());
@@ -19,7 +19,7 @@ test('a key with a control character, a carriage return and a space is found as 
     EncodingType: 'url',
     Contents: [{ Key: 'signatures/T+1%0D%01%2B%C3%BC.png' }],
   });
-  await expect(exists(client, 'files', key)).resolves.toBe(true);
+  await expect(existsByListing(client, 'files', key)).resolves.toBe(true);
   expect(s3.commandCalls(ListObjectsV2Command)[0]!.args[0].input).toEqual({
     Bucket: 'files',
     Prefix: key,
@@ -30,12 +30,12 @@ test('a key with a control character, a carriage return and a space is found as 
 
 test('a store that answers keys as stored; a longer key under the same prefix is not the key', async () => {
   s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: 'signatures/a b+c.png' }] });
-  await expect(exists(client, 'files', 'signatures/a b+c.png')).resolves.toBe(true);
+  await expect(existsByListing(client, 'files', 'signatures/a b+c.png')).resolves.toBe(true);
   s3.on(ListObjectsV2Command).resolves({
     EncodingType: 'url',
     Contents: [{ Key: 'signatures/a.png.old' }],
   });
-  await expect(exists(client, 'files', 'signatures/a.png')).resolves.toBe(false);
+  await expect(existsByListing(client, 'files', 'signatures/a.png')).resolves.toBe(false);
   s3.on(ListObjectsV2Command).resolves({ KeyCount: 0 });
-  await expect(exists(client, 'files', 'signatures/a.png')).resolves.toBe(false);
+  await expect(existsByListing(client, 'files', 'signatures/a.png')).resolves.toBe(false);
 });
