@@ -19,13 +19,13 @@ export const BENCH_READ_BUDGETS: Record<string, string> = {
 };
 
 /**
- * The local stack's (throughput, soak): the same budgets in 30 s windows. Those runs read as
+ * The local rig's (throughput, soak): the same budgets in 30 s windows. Those runs read as
  * one user per route through the gateway, up to the soak's rate cap (soakMaxRequests over
  * soakSeconds, two thirds of it transactions, about 2,200/s): at most 67,000 reads in 30 s, where
  * a 300 s window could meet the budget on a fast machine. The window changes which counter the
  * UpdateItem adds to, not what it costs.
  */
-export const STACK_READ_BUDGETS: Record<string, string> = {
+export const RIG_READ_BUDGETS: Record<string, string> = {
   ...BENCH_READ_BUDGETS,
   [READ_BUDGET_ENV.windowSeconds]: '30',
 };

@@ -1,6 +1,6 @@
 /**
  * Everything the benchmark starts, so that it is all stopped at the end, also on Ctrl-C: the
- * cleanups first, in reverse order (the local stack stops its own DynamoDB Local, which a SIGKILL
+ * cleanups first, in reverse order (the local rig stops its own DynamoDB Local, which a SIGKILL
  * would orphan), then whatever child process is left.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -37,13 +37,13 @@ import { startBenchTable } from './sections/table.ts';
 import { measureThroughput, warmUpGateway } from './sections/throughput.ts';
 import { measureBreakdown, measureWarm } from './sections/warm.ts';
 import { measureWritePart } from './sections/write-part.ts';
-import { startStackChild } from './stack-child.ts';
+import { startRigChild } from './rig-child.ts';
 
 type Enabled = (section: Section) => boolean;
 
 /** The bundles and the invoke script built; only what this run writes under bench/.work goes. */
 async function prepare(run: Omit<BenchRun, 'invoker' | 'bundle' | 'names'>, results: Results) {
-  for (const dir of ['bundles', 'children', 'stack', 'logs'])
+  for (const dir of ['bundles', 'children', 'rig', 'logs'])
     rmSync(join(WORK, dir), { recursive: true, force: true });
   mkdirSync(join(WORK, 'logs'), { recursive: true });
   log('building the production and reference bundles');
@@ -58,7 +58,7 @@ async function prepare(run: Omit<BenchRun, 'invoker' | 'bundle' | 'names'>, resu
   };
 }
 
-/** The sections on one DynamoDB Local, stopped after them: the local stack starts its own. */
+/** The sections on one DynamoDB Local, stopped after them: the local rig starts its own. */
 async function tableSections(run: BenchRun, enabled: Enabled, results: Results) {
   if (
     !(['first', 'warm', 'cost', 'import', 'reimport', 'drop', 'write-part'] as const).some(enabled)
@@ -84,13 +84,13 @@ async function tableSections(run: BenchRun, enabled: Enabled, results: Results) 
   await stop();
 }
 
-/** Throughput and soak through the local stack in its own process; the soak runs for either. */
+/** Throughput and soak through the local rig in its own process; the soak runs for either. */
 async function gatewaySections(run: BenchRun, enabled: Enabled, results: Results) {
   if (!enabled('throughput') && !enabled('soak')) return;
-  const stack = await startStackChild(run.processes);
-  await warmUpGateway(run.config, stack);
-  const rates = enabled('throughput') ? await measureThroughput(run.config, stack) : [];
-  const soak = await measureSoak(run.config, stack);
+  const rig = await startRigChild(run.processes);
+  await warmUpGateway(run.config, rig);
+  const rates = enabled('throughput') ? await measureThroughput(run.config, rig) : [];
+  const soak = await measureSoak(run.config, rig);
   if (enabled('throughput')) results.throughput = rates;
   if (enabled('soak')) results.soak = soak;
 }

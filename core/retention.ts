@@ -1,6 +1,6 @@
 /**
  * How long each store of a stage keeps what it holds: one place for every figure, which the stack
- * (lib/), the local stack (local/) and docs/security.md's table of stores use
+ * (lib/), the local rig (local/) and docs/security.md's table of stores use
  * (test/infra/checks/docs-figures.ts holds the docs equal). Plain numbers: the local tools read them
  * without loading aws-cdk-lib.
  */

@@ -37,7 +37,7 @@ export function assertPortFree(port: number, what: string): Promise<void> {
       reject(
         new Error(
           error.code === 'EADDRINUSE'
-            ? `Port ${port} for ${what} is already in use (is another local stack running?)`
+            ? `Port ${port} for ${what} is already in use (is another local rig running?)`
             : `Cannot use port ${port} for ${what}: ${error.message}`,
         ),
       );

@@ -2,7 +2,7 @@
  * A staff sign-in from a tool, start to end: the steps of ./steps.ts, the second factor answered
  * with a code the caller gives (a demo user's secret, a prompt, --otp) or, for a user without a
  * TOTP yet, by enrolling one whose secret the result carries. The tools that sign in use this
- * one flow: `npm run token`, `npm run smoke`, the local stack's tokenFor.
+ * one flow: `npm run token`, `npm run smoke`, the local rig's tokenFor.
  */
 
 import type { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';

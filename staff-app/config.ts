@@ -10,7 +10,7 @@ export interface StaffAppConfig {
   readonly apiUrl: string;
   readonly region: string;
   readonly userPoolClientId: string;
-  /** Only for the local stack: cognito-local's endpoint instead of Cognito's. */
+  /** Only for the local rig: cognito-local's endpoint instead of Cognito's. */
   readonly cognitoEndpoint?: string;
   /** The name authenticator apps show beside the account (the stage's stack name). */
   readonly issuer: string;

@@ -102,7 +102,7 @@ export interface StaffPageDomain {
 
 /**
  * The business's name: the staff page's title, and the head of a printed KYC record. One rule for
- * a stage's `-c businessName=` and the local stack's BUSINESS_NAME (local/stack/start-settings.ts):
+ * a stage's `-c businessName=` and the local rig's BUSINESS_NAME (local/rig/start-settings.ts):
  * a name a printed record carries on one line.
  */
 export const DEFAULT_BUSINESS_NAME = 'Currency Exchange';

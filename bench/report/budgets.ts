@@ -19,7 +19,7 @@ export const BUDGETS = {
   lookupP50: 1.1,
   /** Peak RSS importing the largest file over the smallest: "flat" memory. */
   importMemory: 1.25,
-  /** Soak: the stack's RSS in the last quarter of the run over the second (the first is warm-up). */
+  /** Soak: the rig's RSS in the last quarter of the run over the second (the first is warm-up). */
   soakMemory: 1.1,
 };
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { ensureTable, startDynamoDbLocal } from '../../local/dynamodb/dynamodb-local.ts';
 import { freePort } from '../../local/net.ts';
 import { startS3 } from '../../local/s3/s3-server.ts';
-import type { LocalState } from '../../local/stack/state.ts';
+import type { LocalState } from '../../local/rig/state.ts';
 import { log, WORK, type BenchConfig } from '../config.ts';
 import { writeImportFile } from '../generate.ts';
 import type { Processes } from '../processes.ts';

@@ -1,6 +1,6 @@
 /**
  * 7. The soak: both routes mixed (and a 404 and a 403 each round, which are answers, not errors),
- * through the gateway for soakSeconds at most and soakMaxRequests at most, with the stack
+ * through the gateway for soakSeconds at most and soakMaxRequests at most, with the rig
  * process's RSS sampled every second: zero errors, and memory that levels off.
  */
 import { readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import autocannon from 'autocannon';
 import { CUSTOMER, LARGE_TXN, SMALL_TXN } from '../cases.ts';
 import { log, type BenchConfig } from '../config.ts';
 import type { Results } from '../results.ts';
-import type { StackChild } from '../stack-child.ts';
+import type { RigChild } from '../rig-child.ts';
 import { median } from '../stats.ts';
 
 /** RSS of a process in KiB, from /proc (Linux). */
@@ -18,21 +18,21 @@ function rssKiB(pid: number): number {
 
 export async function measureSoak(
   config: BenchConfig,
-  stack: StackChild,
+  rig: RigChild,
 ): Promise<NonNullable<Results['soak']>> {
   const { soakSeconds, soakConnections, soakMaxRequests } = config;
   log(`soak: ${soakSeconds} s, ${soakConnections} connections, mixed routes`);
-  const auth = (who: string) => ({ authorization: `Bearer ${stack.tokens[who]!}` });
+  const auth = (who: string) => ({ authorization: `Bearer ${rig.tokens[who]!}` });
   const requests = [
     { method: 'GET' as const, path: `/transactions/${SMALL_TXN}`, headers: auth('teller') },
     { method: 'GET' as const, path: `/transactions/${LARGE_TXN}`, headers: auth('teller') },
     { method: 'GET' as const, path: `/customers/${CUSTOMER}`, headers: auth('compliance') },
   ];
   const samples: number[] = [];
-  const sampler = setInterval(() => samples.push(rssKiB(stack.pid)), 1000);
+  const sampler = setInterval(() => samples.push(rssKiB(rig.pid)), 1000);
   const started = performance.now();
   const result = await autocannon({
-    url: stack.apiUrl,
+    url: rig.apiUrl,
     requests,
     connections: soakConnections,
     duration: soakSeconds,

@@ -8,7 +8,7 @@ import { CUSTOMER, SMALL_TXN } from '../cases.ts';
 import { THROUGHPUT_REFERENCE } from '../report/throughput.ts';
 import { log, type BenchConfig } from '../config.ts';
 import type { Results } from '../results.ts';
-import type { StackChild } from '../stack-child.ts';
+import type { RigChild } from '../rig-child.ts';
 import { median } from '../stats.ts';
 
 type Rates = NonNullable<Results['throughput']>;
@@ -18,8 +18,8 @@ interface Target {
   token: string;
 }
 
-function targetsOf(stack: StackChild): Target[] {
-  const { teller, compliance } = stack.tokens;
+function targetsOf(rig: RigChild): Target[] {
+  const { teller, compliance } = rig.tokens;
   return [
     { name: 'GET /transactions/{id}', path: `/transactions/${SMALL_TXN}`, token: teller! },
     { name: 'GET /customers/{id}', path: `/customers/${CUSTOMER}`, token: compliance! },
@@ -31,26 +31,26 @@ function targetsOf(stack: StackChild): Target[] {
   ];
 }
 
-const optionsOf = (stack: StackChild, target: Target) => ({
-  url: `${stack.apiUrl}${target.path}`,
+const optionsOf = (rig: RigChild, target: Target) => ({
+  url: `${rig.apiUrl}${target.path}`,
   headers: { authorization: `Bearer ${target.token}` },
   timeout: 10,
 });
 
 /** DynamoDB Local's JVM compiles its hot paths in the first seconds: warm it on every target. */
-export async function warmUpGateway(config: BenchConfig, stack: StackChild): Promise<void> {
+export async function warmUpGateway(config: BenchConfig, rig: RigChild): Promise<void> {
   log(`throughput: warming up, ${config.warmupSeconds} s per target`);
-  for (const target of targetsOf(stack))
+  for (const target of targetsOf(rig))
     await autocannon({
-      ...optionsOf(stack, target),
+      ...optionsOf(rig, target),
       connections: 8,
       duration: config.warmupSeconds,
     });
 }
 
 /** One concurrency level: runs merged per target (median p50, highest p99). */
-async function level(config: BenchConfig, stack: StackChild, index: number, connections: number) {
-  const targets = targetsOf(stack);
+async function level(config: BenchConfig, rig: RigChild, index: number, connections: number) {
+  const targets = targetsOf(rig);
   const runs = new Map(
     targets.map((t) => [t.name, [] as Awaited<ReturnType<typeof autocannon>>[]]),
   );
@@ -61,7 +61,7 @@ async function level(config: BenchConfig, stack: StackChild, index: number, conn
     for (const target of round % 2 ? [...order].reverse() : order) {
       log(`throughput: ${target.name}, ${connections} connections, ${config.durationSeconds} s`);
       const options = {
-        ...optionsOf(stack, target),
+        ...optionsOf(rig, target),
         connections,
         duration: config.durationSeconds,
       };
@@ -83,11 +83,11 @@ async function level(config: BenchConfig, stack: StackChild, index: number, conn
   });
 }
 
-export async function measureThroughput(config: BenchConfig, stack: StackChild): Promise<Rates> {
+export async function measureThroughput(config: BenchConfig, rig: RigChild): Promise<Rates> {
   const out: Rates = [];
   for (const [index, connections] of config.concurrency.entries())
-    out.push(...(await level(config, stack, index, connections)));
-  const rank = (name: string) => targetsOf(stack).findIndex((t) => t.name === name);
+    out.push(...(await level(config, rig, index, connections)));
+  const rank = (name: string) => targetsOf(rig).findIndex((t) => t.name === name);
   return out.sort((a, b) =>
     a.target === b.target ? a.connections - b.connections : rank(a.target) - rank(b.target),
   );

@@ -25,7 +25,7 @@
  *   prevents user existence errors), NotAuthorizedException "Incorrect username or password.".
  * - The new password of NEW_PASSWORD_REQUIRED: Cognito holds it to the pool's password policy
  *   (InvalidPasswordException "Password does not conform to policy: ..."); cognito-local takes any.
- * Sessions live in this process's memory (a restart of the local stack forgets them, as a
+ * Sessions live in this process's memory (a restart of the local rig forgets them, as a
  * sign-in left for 3 minutes would be). Everything else stays cognito-local's behaviour. Remove
  * this file when cognito-local does these itself.
  */
@@ -119,7 +119,7 @@ function withVerifiedTotp(user: LocalUser, secret: string, friendlyDeviceName?: 
 
 /**
  * Local provisioning only: the user's TOTP set to `secret`, verified. AWS has no call that
- * chooses a user's secret (AssociateSoftwareToken draws it); the local stack keeps one per demo
+ * chooses a user's secret (AssociateSoftwareToken draws it); the local rig keeps one per demo
  * user so that their codes can be computed (local/cognito/user-pool.ts).
  */
 export async function setVerifiedTotp(

@@ -103,7 +103,7 @@ export async function startCognitoLocalServer(
     withBoundedRefreshTokens(new m.UserPoolServiceFactoryImpl(clock, stores)),
   ).create(ctx, { UsernameAttributes: ['email'] });
   const noKms = {
-    encrypt: () => Promise.reject(new Error('KMS is not available in the local stack')),
+    encrypt: () => Promise.reject(new Error('KMS is not available in the local rig')),
   };
   const triggers = new m.TriggersService(clock, cognito, new m.LambdaService({}, undefined), noKms);
   const tokenConfig = { IssuerDomain: '' };

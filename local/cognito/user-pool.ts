@@ -32,7 +32,7 @@ import { newTotpSecret, totpCode } from '../../sign-in/totp.ts';
 import { setVerifiedTotp } from './mfa.ts';
 import { closeServer, startCognitoLocalServer, type LocalStore } from './server.ts';
 
-/** Password of every local demo user (local stack only; never deployed). */
+/** Password of every local demo user (local rig only; never deployed). */
 export const DEMO_PASSWORD = 'Local-Demo-Passw0rd!';
 export const DEMO_USERS: readonly { username: string; groups: readonly string[] }[] = [
   { username: 'teller@example.com', groups: [] },

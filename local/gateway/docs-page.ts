@@ -1,7 +1,7 @@
 /**
  * Interactive API docs: Swagger UI (swagger-ui-dist, from node_modules: no CDN, works offline)
  * over openapi.yaml. The local gateway serves it at /docs, where "Try it out" calls the local
- * stack on the same origin; `npm run docs` writes the same page as one self-contained HTML file
+ * rig on the same origin; `npm run docs` writes the same page as one self-contained HTML file
  * (UI and contract inlined) to publish beside a deployment. Swagger UI: it can call the API from
  * the page, and its standalone bundle (script and CSS: docs/decisions/0025-swagger-ui.md) needs
  * nothing else.
@@ -34,7 +34,7 @@ export type DocsTarget =
   | { kind: 'published'; openApiFile: string };
 
 const LOCAL_HELP = `
-  <p><strong>Try it against this local stack.</strong> Get an access token in a terminal, in the
+  <p><strong>Try it against this local rig.</strong> Get an access token in a terminal, in the
   project's folder:</p>
   <pre>npm run --silent token -- teller@example.com       # any signed-in user: transactions
 npm run --silent token -- compliance@example.com   # in customer-readers: customers too</pre>
@@ -69,7 +69,7 @@ export async function docsPage(target: DocsTarget): Promise<string> {
   const init = `
 (async () => {
   const spec = ${local ? `await (await fetch('/openapi.json')).json()` : scriptJson(spec)};
-  ${local ? `spec.servers = [{ url: location.origin, description: 'This local stack (npm start)' }];` : ''}
+  ${local ? `spec.servers = [{ url: location.origin, description: 'This local rig (npm start)' }];` : ''}
   window.ui = SwaggerUIBundle({
     spec,
     dom_id: '#swagger-ui',

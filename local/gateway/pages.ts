@@ -1,5 +1,5 @@
 /**
- * The local stack's own pages, not routes of the deployed API, served without a token: the
+ * The local rig's own pages, not routes of the deployed API, served without a token: the
  * contract as JSON, the docs page and its files (these with headers of their own types).
  */
 import { readFile } from 'node:fs/promises';

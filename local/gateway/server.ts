@@ -1,5 +1,5 @@
 /**
- * The local gateway's request handling, step by step as API Gateway takes them: the stack's own
+ * The local gateway's request handling, step by step as API Gateway takes them: the rig's own
  * pages, the route, the JWT authorizer, the function's event and invocation, its response; every
  * request ends with one access log line.
  */

@@ -1,7 +1,7 @@
 /**
  * The staff page on the local gateway at /app/, as CloudFront serves it for a stage: the same
  * files and security headers (staff-app/security-headers.ts), the same origin-relative layout,
- * with config.json pointing at this stack's gateway and cognito-local. Built once, on first use.
+ * with config.json pointing at this rig's gateway and cognito-local. Built once, on first use.
  */
 import { STAFF_APP_PATH, buildStaffApp, type StaticFile } from '../../staff-app/files.ts';
 import { CONFIG_FILE, type StaffAppConfig } from '../../staff-app/config.ts';
@@ -16,7 +16,7 @@ export interface LocalStaffAppOptions {
   readonly filesOrigin: string;
   readonly issuer: string;
   /**
-   * The local stack's display zone and the business's currency and name, as a stage's page is
+   * The local rig's display zone and the business's currency and name, as a stage's page is
    * told them.
    */
   readonly displayTimeZone: string;

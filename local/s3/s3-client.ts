@@ -23,7 +23,7 @@ export function s3Client(endpoint: string): S3Client {
 
 /**
  * Where the local S3 (s3rver) keeps an object's bytes on disk: `<dir>/<bucket>/<key>._S3rver_object`,
- * the file as put. For a person to open what the local stack wrote (an import's report), here so
+ * the file as put. For a person to open what the local rig wrote (an import's report), here so
  * that the import command need not load the server.
  */
 export function localObjectFile(s3DataDir: string, bucket: string, key: string): string {

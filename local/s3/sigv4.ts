@@ -2,7 +2,7 @@
  * Verification of S3 presigned URLs (query-string SigV4), done in front of s3rver: s3rver 3.7.1
  * checks only the access key id and the expiry of a V4 request ("Signature version 4 calculation
  * is unimplemented") and serves unsigned requests anonymously. Real S3 refuses both for a private
- * bucket, so the local stack must too, or a broken presigner would go unnoticed locally.
+ * bucket, so the local rig must too, or a broken presigner would go unnoticed locally.
  *
  * https://docs.aws.amazon.com/AmazonS3/latest/API/sigv4-query-string-auth.html
  */

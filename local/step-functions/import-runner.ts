@@ -1,5 +1,5 @@
 /**
- * The local import drop (SPEC 9): a file put under `incoming/` of the local stack's import bucket,
+ * The local import drop (SPEC 9): a file put under `incoming/` of the local rig's import bucket,
  * then the stage's own workflow definition (stage/import-workflow.ts) run by a real ASL interpreter
  * (aws-local-stepfunctions) with each Task state mapped to the same handler code the stage's
  * functions run (functions/import-*.ts), in this process.
@@ -174,11 +174,11 @@ export interface LocalDropTarget {
   importBucketName: string;
   dynamoDbEndpoint: string;
   tableName: string;
-  /** The local stack's zone, from its state: never the operator's environment. */
+  /** The local rig's zone, from its state: never the operator's environment. */
   displayTimeZone: string;
   /** The local files bucket, whose keys records may name (warned of when missing). */
   filesBucketName?: string;
-  /** Where audit events go (the local stack's audit trail: local/tools/audit-log.ts). */
+  /** Where audit events go (the local rig's audit trail: local/tools/audit-log.ts). */
   auditFile: string;
 }
 
@@ -218,7 +218,7 @@ export class DuplicateExecution extends Error {
   override readonly name = 'DuplicateExecution';
 }
 
-/** The steps' dependencies pointed at the local stack (its clients made once per drop). */
+/** The steps' dependencies pointed at the local rig (its clients made once per drop). */
 export function localStepDeps(target: LocalDropTarget, partBytes?: number): StepDeps {
   // Appended as the gateway's are: local/tools/audit-log.ts (day files, each opened per write).
   const audit: ImportAuditSink = (...events) => appendAuditEvents(target.auditFile, events);

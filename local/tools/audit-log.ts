@@ -1,5 +1,5 @@
 /**
- * The local stack's audit trail (SPEC 8, 9): `.local/audit/YYYY-MM-DD.jsonl`, one file per UTC
+ * The local rig's audit trail (SPEC 8, 9): `.local/audit/YYYY-MM-DD.jsonl`, one file per UTC
  * day of the events' timestamps, one event a line as the functions wrote it
  * (local/gateway/lambda.ts) and the local import drop (local/step-functions/import-runner.ts), both through
  * appendAuditEvents; and the questions `npm run audit` answers of it: who read or changed this
@@ -79,7 +79,7 @@ const isOneFile = (trail: string): boolean => trail.endsWith('.jsonl');
 const lastDayWritten = new Map<string, string>();
 
 /**
- * Appends events to a trail, one JSON line each: `trail` is a directory (the local stack's
+ * Appends events to a trail, one JSON line each: `trail` is a directory (the local rig's
  * `.local/audit/`), each event going to the file of its timestamp's UTC day, or a `.jsonl` file,
  * all into it. Opened per write, so a file moved or removed (a test's, a cleared .local/) is
  * never written through a stale descriptor. The first write of a day in a process also removes

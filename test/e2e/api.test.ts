@@ -1,5 +1,5 @@
 /**
- * End to end over HTTP, against the whole local stack (startLocalStack: DynamoDB Local, the local
+ * End to end over HTTP, against the whole local rig (startLocalRig: DynamoDB Local, the local
  * Cognito and S3, the gateway with its JWT authorizer in front of the deployed handlers): every
  * row of SPEC section 4 on both routes. Calls are made with the typed client a user would use
  * (openapi-fetch over the types generated from openapi.yaml), through a Stoplight Prism
@@ -7,8 +7,8 @@
  * validator (test/support/contract.ts) and by Prism, and neither may find a fault. Meanwhile
  * every log line of the run (the gateway's request log, the functions' stdout, anything on
  * stderr or the console) is captured, and the last test checks that none of it carries personal
- * data, tokens or presigned URLs (SPEC 4). The stack, the seed data, the checking client and the
- * capture are in test/support/e2e-stack.ts.
+ * data, tokens or presigned URLs (SPEC 4). The rig, the seed data, the checking client and the
+ * capture are in test/support/e2e-rig.ts.
  */
 import fc from 'fast-check';
 import { OPENAPI_PATH } from '../../local/gateway/gateway.ts';
@@ -29,12 +29,12 @@ import {
   realWrite,
   ROUTES,
   secrets,
-  stack,
+  rig,
   tokens,
-  useApiStack,
-} from '../support/e2e-stack.ts';
+  useApiRig,
+} from '../support/e2e-rig.ts';
 
-useApiStack();
+useApiRig();
 
 describe('SPEC 4, row by row, over HTTP (each response validated against openapi.yaml)', () => {
   test('200: a transaction for any signed-in user, with a signature URL that works', async () => {
@@ -179,7 +179,7 @@ describe('SPEC 4, row by row, over HTTP (each response validated against openapi
   });
 
   test('GET /openapi.json (local gateway only) serves the contract without a token', async () => {
-    const res = await observe(`${stack.apiUrl}${OPENAPI_PATH}`);
+    const res = await observe(`${rig.apiUrl}${OPENAPI_PATH}`);
     expect(res.status).toBe(200);
     expect(res.json).toEqual(loadOpenApi());
   });

@@ -1,6 +1,6 @@
 /**
  * The interactive docs as a person uses them, in a real browser: Debian's Chromium (installed by
- * .ci/run) driven by playwright-core opens /docs on the local stack as `npm start` runs it,
+ * .ci/run) driven by playwright-core opens /docs on the local rig as `npm start` runs it,
  * authorises with a demo user's token, calls GET /transactions/1 with "Execute", and sees a 200
  * and the transaction. A screenshot of the page is left in test/.artifacts/docs.png (git-ignored).
  * Without a Chromium on the machine (CHROMIUM_PATH, or chromium on the PATH) the test is skipped
@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { DOCS_PATH } from '../../local/gateway/docs-page.ts';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
-import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
-import { testStackOptions } from '../support/shared-dynamodb.ts';
+import { startLocalRig, type LocalRig } from '../../local/rig/rig.ts';
+import { testRigOptions } from '../support/shared-dynamodb.ts';
 import {
   BROWSER_TEST_TIMEOUT_MS,
   CHROMIUM_ARGS,
@@ -26,35 +26,35 @@ const [describeWithBrowser, executablePath] = describeWithChromium('the browser 
 
 describeWithBrowser('/docs in Chromium', () => {
   let dataDir: string;
-  let stack: LocalStack;
+  let rig: LocalRig;
   let browser: Browser;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'docs-test-'));
-    [stack, browser] = await Promise.all([
-      startLocalStack(testStackOptions(dataDir)),
+    [rig, browser] = await Promise.all([
+      startLocalRig(testRigOptions(dataDir)),
       chromium.launch({ executablePath, args: CHROMIUM_ARGS }),
     ]);
   }, BROWSER_TEST_TIMEOUT_MS);
 
   afterAll(async () => {
     await browser?.close();
-    await stack?.stop();
+    await rig?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   test(
     'authorise with a demo token, Execute GET /transactions/1, see a 200 and the transaction',
     async () => {
-      const token = await stack.tokenFor('teller@example.com');
+      const token = await rig.tokenFor('teller@example.com');
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       const offSite: string[] = [];
       page.on('request', (request) => {
-        if (!request.url().startsWith(stack.apiUrl) && !request.url().startsWith('data:'))
+        if (!request.url().startsWith(rig.apiUrl) && !request.url().startsWith('data:'))
           offSite.push(request.url());
       });
 
-      await page.goto(`${stack.apiUrl}${DOCS_PATH}`);
+      await page.goto(`${rig.apiUrl}${DOCS_PATH}`);
       await page.getByText('Currency Exchange Read API', { exact: false }).first().waitFor();
       await page.getByText('npm run --silent token -- teller@example.com').waitFor();
 
@@ -72,7 +72,7 @@ describeWithBrowser('/docs in Chromium', () => {
       if ((await tryItOut.innerText()).trim() === 'Try it out') await tryItOut.click();
       await operation.locator('input[placeholder="transaction_id"]').fill('1');
       const [response] = await Promise.all([
-        page.waitForResponse((r) => r.url() === `${stack.apiUrl}/transactions/1`),
+        page.waitForResponse((r) => r.url() === `${rig.apiUrl}/transactions/1`),
         operation.locator('button.execute').click(),
       ]);
       expect(response.status()).toBe(200);

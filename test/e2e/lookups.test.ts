@@ -1,5 +1,5 @@
 /**
- * SPEC 10 through the public routes of the local stack: what each lookup finds (the matching
+ * SPEC 10 through the public routes of the local rig: what each lookup finds (the matching
  * rules, normalisation included), in which order, in pages with no duplicate and no gap; deletes
  * and renames; a customer's transactions; every refused parameter; and the audit trail, which
  * names the kind of lookup and the ids returned but never the value searched for.
@@ -13,15 +13,15 @@ import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { CLEAN_ENV } from '../support/clean-env.ts';
 import { parseExactJson } from '../../core/json.ts';
-import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
+import { startLocalRig, type LocalRig } from '../../local/rig/rig.ts';
 import { customer, line, transaction } from '../fixtures.ts';
-import { importInto } from '../support/stack-import.ts';
-import { testStackOptions } from '../support/shared-dynamodb.ts';
+import { importInto } from '../support/rig-import.ts';
+import { testRigOptions } from '../support/shared-dynamodb.ts';
 
 jest.setTimeout(120_000);
 
 let dir: string;
-let stack: LocalStack;
+let rig: LocalRig;
 let teller: string;
 let compliance: string;
 let imports = 0;
@@ -32,7 +32,7 @@ const SEARCHED = new Set<string>();
 async function importLines(lines: string[]): Promise<void> {
   const file = join(dir, `import-${(imports += 1)}.jsonl`);
   writeFileSync(file, `${lines.join('\n')}\n`);
-  await importInto(stack, [file]);
+  await importInto(rig, [file]);
 }
 
 interface Answer {
@@ -42,7 +42,7 @@ interface Answer {
 }
 
 async function get(path: string, token = compliance): Promise<Answer> {
-  const response = await fetch(`${stack.apiUrl}${path}`, {
+  const response = await fetch(`${rig.apiUrl}${path}`, {
     headers: { authorization: `Bearer ${token}` },
   });
   const raw = await response.text();
@@ -109,10 +109,10 @@ const sale = (id: number, of: number, minute: number, more: Record<string, unkno
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lookups-'));
-  stack = await startLocalStack({ ...testStackOptions(dir), seedFile: false });
+  rig = await startLocalRig({ ...testRigOptions(dir), seedFile: false });
   [teller, compliance] = await Promise.all([
-    stack.tokenFor('teller@example.com'),
-    stack.tokenFor('compliance@example.com'),
+    rig.tokenFor('teller@example.com'),
+    rig.tokenFor('compliance@example.com'),
   ]);
   await importLines([
     person(101, 'Juan', 'Dela Cruz', {
@@ -134,7 +134,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await stack?.stop();
+  await rig?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,5 +1,5 @@
 /**
- * `npm run smoke` (commands/smoke/checks.ts, bin/smoke.ts) against the local stack with its demo data,
+ * `npm run smoke` (commands/smoke/checks.ts, bin/smoke.ts) against the local rig with its demo data,
  * where every promise must hold, and against a second gateway in front of the same handlers made
  * to break one promise, where the smoke must fail naming it. Never a token in the output.
  */
@@ -18,14 +18,14 @@ import { CUSTOMER_READERS_GROUP } from '../../core/groups.ts';
 import { DEMO_PASSWORD, cognitoClient, createUser } from '../../local/cognito/user-pool.ts';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { importHandler, startGateway, type Gateway } from '../../local/gateway/gateway.ts';
-import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
-import { testStackOptions } from '../support/shared-dynamodb.ts';
+import { startLocalRig, type LocalRig } from '../../local/rig/rig.ts';
+import { testRigOptions } from '../support/shared-dynamodb.ts';
 import { BrokenPromise, runSmoke } from '../../commands/smoke/checks.ts';
 
 const run = promisify(execFile);
 
 let dataDir: string;
-let stack: LocalStack;
+let rig: LocalRig;
 /** The same handlers and user pool, but every function answer loses one SPEC 4 header. */
 let broken: Gateway;
 const tokens = { user: '', reader: '' };
@@ -41,18 +41,18 @@ beforeAll(async () => {
     return write(chunk);
   }) as typeof process.stdout.write);
   dataDir = mkdtempSync(join(tmpdir(), 'smoke-test-'));
-  stack = await startLocalStack({
-    ...testStackOptions(dataDir),
+  rig = await startLocalRig({
+    ...testRigOptions(dataDir),
     env: { ...process.env, ...MANY_READS },
   });
-  tokens.user = await stack.tokenFor('teller@example.com');
-  tokens.reader = await stack.tokenFor('compliance@example.com');
+  tokens.user = await rig.tokenFor('teller@example.com');
+  tokens.reader = await rig.tokenFor('compliance@example.com');
   broken = await startGateway({
     port: 0,
     authorizer: {
-      issuer: stack.cognito.issuer,
-      audience: [stack.cognito.clientId],
-      jwksUri: `${stack.cognito.issuer}/.well-known/jwks.json`,
+      issuer: rig.cognito.issuer,
+      audience: [rig.cognito.clientId],
+      jwksUri: `${rig.cognito.issuer}/.well-known/jwks.json`,
     },
     openApiFile: false,
     log: () => undefined,
@@ -70,7 +70,7 @@ beforeAll(async () => {
 afterAll(async () => {
   jest.restoreAllMocks();
   await broken?.stop();
-  await stack?.stop();
+  await rig?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -94,9 +94,9 @@ async function smokeCommand(
   }
 }
 
-test('every promise holds on the local stack, the known demo records included', async () => {
+test('every promise holds on the local rig, the known demo records included', async () => {
   const kept = await runSmoke({
-    apiUrl: stack.apiUrl,
+    apiUrl: rig.apiUrl,
     userToken: tokens.user,
     readerToken: tokens.reader,
     transactionId: '1',
@@ -133,7 +133,7 @@ test('a gateway that drops X-Content-Type-Options fails the smoke, naming that p
 
 test('a reader token given as the user token is refused before it could hide a missing 403', async () => {
   const failure = await runSmoke({
-    apiUrl: stack.apiUrl,
+    apiUrl: rig.apiUrl,
     userToken: tokens.reader,
     readerToken: tokens.reader,
   }).catch((error: unknown) => error);
@@ -141,7 +141,7 @@ test('a reader token given as the user token is refused before it could hide a m
 });
 
 test('`npm run smoke`: signs in with username and password, exits 0; exits 1 naming the broken promise; prints no token', async () => {
-  const secrets = stack.cognito.demoTotpSecrets;
+  const secrets = rig.cognito.demoTotpSecrets;
   const signIn = {
     SMOKE_USERNAME: 'teller@example.com',
     SMOKE_PASSWORD: DEMO_PASSWORD,
@@ -151,13 +151,13 @@ test('`npm run smoke`: signs in with username and password, exits 0; exits 1 nam
     SMOKE_TOTP_SECRET: secrets['teller@example.com']!,
     SMOKE_READER_TOTP_SECRET: secrets['compliance@example.com']!,
     SMOKE_TOTP_FILE: join(dataDir, 'smoke-totp.json'),
-    SMOKE_CLIENT_ID: stack.cognito.clientId,
-    SMOKE_COGNITO_ENDPOINT: stack.cognito.endpoint,
+    SMOKE_CLIENT_ID: rig.cognito.clientId,
+    SMOKE_COGNITO_ENDPOINT: rig.cognito.endpoint,
     SMOKE_REGION: 'us-east-1',
     SMOKE_TRANSACTION_ID: '1',
     SMOKE_CUSTOMER_ID: '1',
   };
-  const good = await smokeCommand(stack.apiUrl, signIn);
+  const good = await smokeCommand(rig.apiUrl, signIn);
   expect({ code: good.code, stderr: good.stderr }).toEqual({ code: 0, stderr: '' });
   expect(good.stdout).toMatch(/all 28 promises kept\n$/);
 
@@ -170,13 +170,13 @@ test('`npm run smoke`: signs in with username and password, exits 0; exits 1 nam
     'BROKEN  SPEC 4: every response has x-content-type-options: nosniff',
   );
 
-  const missing = await smokeCommand(stack.apiUrl, {});
+  const missing = await smokeCommand(rig.apiUrl, {});
   expect(missing.code).toBe(2);
   expect(missing.stderr).toMatch(/SMOKE_TOKEN/);
 
   // Without the secret, a user with a TOTP app cannot be signed in: the smoke says what to set.
   const { SMOKE_TOTP_SECRET: _secret, ...noSecret } = signIn;
-  const noCode = await smokeCommand(stack.apiUrl, noSecret);
+  const noCode = await smokeCommand(rig.apiUrl, noSecret);
   expect(noCode.code).toBe(2);
   expect(noCode.stderr).toBe(
     'smoke: could not sign in SMOKE_USERNAME: the user has a TOTP app enrolled: ' +
@@ -190,14 +190,14 @@ test('`npm run smoke`: signs in with username and password, exits 0; exits 1 nam
 }, 60_000);
 
 test('`npm run smoke` with users who have no TOTP yet: it enrols each (MFA_SETUP), keeps the secrets, and the next run signs in with codes', async () => {
-  const admin = cognitoClient(stack.cognito.endpoint);
+  const admin = cognitoClient(rig.cognito.endpoint);
   const users = { user: 'smoke-teller@example.com', reader: 'smoke-reader@example.com' };
   try {
     for (const email of Object.values(users))
-      await createUser(admin, stack.cognito.userPoolId, email);
+      await createUser(admin, rig.cognito.userPoolId, email);
     await admin.send(
       new AdminAddUserToGroupCommand({
-        UserPoolId: stack.cognito.userPoolId,
+        UserPoolId: rig.cognito.userPoolId,
         Username: users.reader,
         GroupName: CUSTOMER_READERS_GROUP,
       }),
@@ -208,13 +208,13 @@ test('`npm run smoke` with users who have no TOTP yet: it enrols each (MFA_SETUP
       SMOKE_PASSWORD: DEMO_PASSWORD,
       SMOKE_READER_USERNAME: users.reader,
       SMOKE_READER_PASSWORD: DEMO_PASSWORD,
-      SMOKE_CLIENT_ID: stack.cognito.clientId,
-      SMOKE_COGNITO_ENDPOINT: stack.cognito.endpoint,
+      SMOKE_CLIENT_ID: rig.cognito.clientId,
+      SMOKE_COGNITO_ENDPOINT: rig.cognito.endpoint,
       SMOKE_REGION: 'us-east-1',
       SMOKE_TOTP_FILE: file,
     };
 
-    const first = await smokeCommand(stack.apiUrl, smokeEnv);
+    const first = await smokeCommand(rig.apiUrl, smokeEnv);
     expect({ code: first.code, stderr: first.stderr }).toEqual({ code: 0, stderr: '' });
     for (const who of ['SMOKE_USERNAME', 'SMOKE_READER_USERNAME'])
       expect(first.stdout).toContain(
@@ -223,19 +223,19 @@ test('`npm run smoke` with users who have no TOTP yet: it enrols each (MFA_SETUP
     const kept = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
     expect(Object.keys(kept).sort()).toEqual(
       Object.values(users)
-        .map((u) => `${stack.cognito.clientId}/${u}`)
+        .map((u) => `${rig.cognito.clientId}/${u}`)
         .sort(),
     );
     expect(statSync(file).mode & 0o077).toBe(0);
     for (const email of Object.values(users)) {
       const got = await admin.send(
-        new AdminGetUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: email }),
+        new AdminGetUserCommand({ UserPoolId: rig.cognito.userPoolId, Username: email }),
       );
       expect(got.UserMFASettingList).toEqual(['SOFTWARE_TOKEN_MFA']);
     }
 
     // The next run answers SOFTWARE_TOKEN_MFA with codes from the kept secrets.
-    const next = await smokeCommand(stack.apiUrl, smokeEnv);
+    const next = await smokeCommand(rig.apiUrl, smokeEnv);
     expect({ code: next.code, stderr: next.stderr }).toEqual({ code: 0, stderr: '' });
     expect(next.stdout).not.toContain('enrolled');
     expect(next.stdout).toMatch(/promises kept/);

@@ -1,5 +1,5 @@
 /**
- * The staff page (/app/) as staff use it, in a real browser against the local stack as
+ * The staff page (/app/) as staff use it, in a real browser against the local rig as
  * `npm start` runs it: Debian's Chromium driven by playwright-core. First sign-in of a new user
  * (new password, TOTP enrolment with the key the page shows), sign-in with a code, a transaction
  * with its signature, a teller refused a customer in words, a compliance officer shown the
@@ -37,9 +37,9 @@ import {
   type CanvasElement,
 } from '../support/staff-app-page.ts';
 import { customer, line, transaction } from '../fixtures.ts';
-import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
-import { importInto } from '../support/stack-import.ts';
-import { testStackOptions } from '../support/shared-dynamodb.ts';
+import { startLocalRig, type LocalRig } from '../../local/rig/rig.ts';
+import { importInto } from '../support/rig-import.ts';
+import { testRigOptions } from '../support/shared-dynamodb.ts';
 import { totpCode } from '../../sign-in/totp.ts';
 import { STAFF_APP_PATH } from '../../staff-app/files.ts';
 import { securityHeaders } from '../../staff-app/security-headers.ts';
@@ -135,31 +135,31 @@ function searchRecords(): string[] {
 
 describeWithBrowser('the staff page in Chromium', () => {
   let dataDir: string;
-  let stack: LocalStack;
+  let rig: LocalRig;
   let browser: Browser;
   let cognito: CognitoIdentityProviderClient;
   let appUrl: string;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'staff-app-test-'));
-    [stack, browser] = await Promise.all([
-      startLocalStack(testStackOptions(dataDir)),
+    [rig, browser] = await Promise.all([
+      startLocalRig(testRigOptions(dataDir)),
       chromium.launch({ executablePath, args: CHROMIUM_ARGS }),
     ]);
-    cognito = cognitoClient(stack.cognito.endpoint);
-    appUrl = `${stack.apiUrl}${STAFF_APP_PATH}`;
+    cognito = cognitoClient(rig.cognito.endpoint);
+    appUrl = `${rig.apiUrl}${STAFF_APP_PATH}`;
     // The walk-through's second file (transactions 3 and 4, customer 2 with three risk
     // assessments), its files not put: customer 2's ID photo is a key with no file behind it.
     const seeded = join(dataDir, 'search-records.jsonl');
     writeFileSync(seeded, `${searchRecords().join('\n')}\n`);
-    await importInto(stack, [join(PROJECT_ROOT, 'local', 'demo-more-records.jsonl'), seeded]);
+    await importInto(rig, [join(PROJECT_ROOT, 'local', 'demo-more-records.jsonl'), seeded]);
     mkdirSync(SHOTS, { recursive: true });
   }, BROWSER_TEST_TIMEOUT_MS);
 
   afterAll(async () => {
     cognito?.destroy();
     await browser?.close();
-    await stack?.stop();
+    await rig?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -175,7 +175,7 @@ describeWithBrowser('the staff page in Chromium', () => {
     const refreshTokens: string[] = [];
     const accessTokens: string[] = [];
     page.on('response', async (response) => {
-      if (!response.url().startsWith(stack.cognito.endpoint) || response.status() !== 200) return;
+      if (!response.url().startsWith(rig.cognito.endpoint) || response.status() !== 200) return;
       const body = (await response.json().catch(() => ({}))) as {
         AuthenticationResult?: { RefreshToken?: string; AccessToken?: string };
       };
@@ -191,9 +191,9 @@ describeWithBrowser('the staff page in Chromium', () => {
 
   test('the page and its files carry the security headers, locally as in a stage', async () => {
     const expected = securityHeaders({
-      api: stack.apiUrl,
-      cognito: new URL(stack.cognito.endpoint).origin,
-      files: new URL(stack.s3Endpoint).origin,
+      api: rig.apiUrl,
+      cognito: new URL(rig.cognito.endpoint).origin,
+      files: new URL(rig.s3Endpoint).origin,
     });
     for (const file of ['', 'app.js', 'app.css', 'config.json']) {
       const response = await fetch(`${appUrl}${file}`);
@@ -223,7 +223,7 @@ describeWithBrowser('the staff page in Chromium', () => {
         'teller@example.com',
       );
       await expect(page.locator('#sign-in-form [name=password]').inputValue()).resolves.toBe('');
-      await signInWithCode(page, stack, 'teller@example.com', 'code.png');
+      await signInWithCode(page, rig, 'teller@example.com', 'code.png');
 
       await lookUp(page, 'transaction', '1');
       const article = page.locator('#result article[data-kind=transaction]');
@@ -276,7 +276,7 @@ describeWithBrowser('the staff page in Chromium', () => {
     'a compliance officer sees the customer and the ID photo; sign-out forgets the tokens and revokes the refresh token',
     async () => {
       const { page, refreshTokens, accessTokens } = await openPage();
-      await signInWithCode(page, stack, 'compliance@example.com');
+      await signInWithCode(page, rig, 'compliance@example.com');
       await lookUp(page, 'customer', '1');
       const article = page.locator('#result article[data-kind=customer]');
       // Every field of SPEC 3.2 with its label, as compliance reads a KYC record.
@@ -356,7 +356,7 @@ describeWithBrowser('the staff page in Chromium', () => {
         cognito.send(
           new InitiateAuthCommand({
             AuthFlow: 'REFRESH_TOKEN_AUTH',
-            ClientId: stack.cognito.clientId,
+            ClientId: rig.cognito.clientId,
             AuthParameters: { REFRESH_TOKEN: refreshTokens[0]! },
           }),
         ),
@@ -372,7 +372,7 @@ describeWithBrowser('the staff page in Chromium', () => {
       const username = 'new.teller@example.com';
       await cognito.send(
         new AdminCreateUserCommand({
-          UserPoolId: stack.cognito.userPoolId,
+          UserPoolId: rig.cognito.userPoolId,
           Username: username,
           UserAttributes: [
             { Name: 'email', Value: username },
@@ -432,7 +432,7 @@ describeWithBrowser('the staff page in Chromium', () => {
       await page.keyboard.press('Enter');
       await visible(page, 'code');
       await tabTo(page, '#code-form [name=code]');
-      await page.keyboard.type(stack.currentCode('compliance@example.com'));
+      await page.keyboard.type(rig.currentCode('compliance@example.com'));
       await page.keyboard.press('Enter');
       await visible(page, 'lookup');
       await tabTo(page, '#transaction-form [name=id]');
@@ -456,7 +456,7 @@ describeWithBrowser('the staff page in Chromium', () => {
     'an expired access token leads back to sign-in, with the reason',
     async () => {
       const { page, accessTokens } = await openPage({ fakeClock: true });
-      await signInWithCode(page, stack, 'compliance@example.com');
+      await signInWithCode(page, rig, 'compliance@example.com');
       // Past the token's own expiry (15 minutes in a stage; the local pool's client says 60).
       const { exp, iat } = JSON.parse(
         Buffer.from(accessTokens[0]!.split('.')[1]!, 'base64url').toString(),
@@ -479,7 +479,7 @@ describeWithBrowser('the staff page in Chromium', () => {
     'a teller searches by receipt number: every transaction of the receipt listed, one opened; anything else said in words',
     async () => {
       const { page } = await openPage();
-      await signInWithCode(page, stack, 'teller@example.com');
+      await signInWithCode(page, rig, 'teller@example.com');
       // A teller holds receipts only: no choice of what is held, the field says what it takes.
       await expect(page.locator('#search-held').isVisible()).resolves.toBe(false);
       await expect(page.locator('#search-label').innerText()).resolves.toBe('Receipt number');
@@ -558,7 +558,7 @@ describeWithBrowser('the staff page in Chromium', () => {
     'compliance searches by name (namesakes, in pages) and by TIN, opens a customer and goes through their transactions; the printed record says whose, when and by whom',
     async () => {
       const { page } = await openPage();
-      await signInWithCode(page, stack, 'compliance@example.com');
+      await signInWithCode(page, rig, 'compliance@example.com');
       await expect(page.locator('#search-held legend').innerText()).resolves.toBe('What you hold');
       await expect(
         page
@@ -692,7 +692,7 @@ describeWithBrowser('the staff page in Chromium', () => {
     'the result list by the keyboard alone: search, reach each result in order, open one, ask for more',
     async () => {
       const { page } = await openPage();
-      await signInWithCode(page, stack, 'compliance@example.com');
+      await signInWithCode(page, rig, 'compliance@example.com');
       // The field has the focus once signed in.
       await page.keyboard.type(`${LAST_NAME}, Juan`);
       await page.keyboard.press('Enter');

@@ -1,6 +1,6 @@
 /**
- * `npm run import -- <file>` as a user runs it (SPEC 5, 9): through the local stack's drop, the
- * exit status, the report, the final count, the stack's own display zone.
+ * `npm run import -- <file>` as a user runs it (SPEC 5, 9): through the local rig's drop, the
+ * exit status, the report, the final count, the rig's own display zone.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -81,7 +81,7 @@ test('a bad file: non-zero exit, every problem as `line N: <field path>: <reason
   expect(await stored('TXN#501')).toBeUndefined();
 });
 
-test("a good file: exit 0 and a final count; times read in the local stack's zone, not the operator's", async () => {
+test("a good file: exit 0 and a final count; times read in the local rig's zone, not the operator's", async () => {
   const r = await runImport(
     [line('transaction', transaction({ id: 511 })), line('customer', customer({ id: 511 }))],
     { DISPLAY_TIME_ZONE: 'America/New_York' },
@@ -163,7 +163,7 @@ test('a stage name that cannot be one is refused before anything is sent', async
   expect(bad.stderr).toContain('stage must be 1 to 20 lower-case letters');
 });
 
-test('no running local stack: a clear error', async () => {
+test('no running local rig: a clear error', async () => {
   const r = await runImport([line('transaction', transaction())], {
     LOCAL_DATA_DIR: join(dir, 'nothing'),
   });

@@ -343,7 +343,7 @@ describe('the command (bin/import.ts) against a deployed stack', () => {
       cwd: PROJECT_ROOT,
       env: {
         ...CLEAN_ENV,
-        LOCAL_DATA_DIR: join(dir, 'no-local-stack'),
+        LOCAL_DATA_DIR: join(dir, 'no-local-rig'),
         AWS_REGION: 'us-east-1',
         AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
         AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,

@@ -1,5 +1,5 @@
 /**
- * `npm run access` (SPEC 8) against the local stack, run as a user runs it, with real tokens from
+ * `npm run access` (SPEC 8) against the local rig, run as a user runs it, with real tokens from
  * the local Cognito: what each verb changes in Cognito and in the table, that an unknown user
  * changes nothing, usage errors, and `npm run token` for an offboarded user. When a step fails,
  * whose clock sets nbf, and what the API then answers: below.
@@ -22,16 +22,16 @@ import {
   refresh,
   signIn,
   snapshot,
-  stack,
+  rig,
   staffUser,
-  useAccessStack,
+  useAccessRig,
   dataDirVia,
   status,
-} from '../support/access-stack.ts';
+} from '../support/access-rig.ts';
 import { rmSync } from 'node:fs';
 import { startCognitoFaultProxy } from '../support/cognito-fault-proxy.ts';
 
-useAccessStack();
+useAccessRig();
 
 describe('in Cognito and in the table', () => {
   test('the local access token carries sub, iat, username, token_use and cognito:groups', async () => {
@@ -97,7 +97,7 @@ describe('in Cognito and in the table', () => {
     expect(result.stdout.match(/^Table: /gm)).toHaveLength(1);
 
     const got = await cognito.send(
-      new AdminGetUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: user.username }),
+      new AdminGetUserCommand({ UserPoolId: rig.cognito.userPoolId, Username: user.username }),
     );
     expect(got.Enabled).toBe(false);
     await expectNotAuthorized(signIn(user.email));
@@ -230,7 +230,7 @@ describe('add: a staff user by one command', () => {
     cognito.send(
       new InitiateAuthCommand({
         AuthFlow: 'USER_PASSWORD_AUTH',
-        ClientId: stack.cognito.clientId,
+        ClientId: rig.cognito.clientId,
         AuthParameters: { USERNAME: email, PASSWORD: password },
       }),
     );
@@ -246,7 +246,7 @@ describe('add: a staff user by one command', () => {
     )![1]!;
     expect(password.length).toBeGreaterThanOrEqual(12);
     const { Username } = await cognito.send(
-      new AdminGetUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: email }),
+      new AdminGetUserCommand({ UserPoolId: rig.cognito.userPoolId, Username: email }),
     );
     expect(await groupsOf(Username!)).toEqual([CUSTOMER_READERS_GROUP]);
     expect((await firstSignIn(email, password)).ChallengeName).toBe('NEW_PASSWORD_REQUIRED');
@@ -277,31 +277,31 @@ describe('add: a staff user by one command', () => {
     const email = 'stage.teller@example.com';
     const result = await command('access', ['add', email], {
       env: {
-        USER_POOL_ID: stack.cognito.userPoolId,
-        TABLE_NAME: stack.tableName,
+        USER_POOL_ID: rig.cognito.userPoolId,
+        TABLE_NAME: rig.tableName,
         AWS_REGION: 'us-east-1',
         AWS_ACCESS_KEY_ID: 'local',
         AWS_SECRET_ACCESS_KEY: 'local',
         // The SDK's own setting for a service's endpoint: the stage path, against the local pool.
-        AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: stack.cognito.endpoint,
-        DYNAMODB_ENDPOINT: stack.dynamoDbEndpoint,
+        AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: rig.cognito.endpoint,
+        DYNAMODB_ENDPOINT: rig.dynamoDbEndpoint,
       },
     });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toContain(
-      `add: user ${email} created in user pool ${stack.cognito.userPoolId}`,
+      `add: user ${email} created in user pool ${rig.cognito.userPoolId}`,
     );
     expect(result.stdout).toContain('the temporary password was e-mailed to that address');
     expect(result.stdout).not.toContain('Temporary password');
     const user = await cognito.send(
-      new AdminGetUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: email }),
+      new AdminGetUserCommand({ UserPoolId: rig.cognito.userPoolId, Username: email }),
     );
     expect(user.UserStatus).toBe('FORCE_CHANGE_PASSWORD');
   });
 });
 
 /**
- * `npm run access` (SPEC 8) against the local stack, run as a user runs it, with real tokens from
+ * `npm run access` (SPEC 8) against the local rig, run as a user runs it, with real tokens from
  * the local Cognito: a step that fails half-way (issue 23), the not-before time from Cognito's
  * clock, and (describe 'over HTTP') what the API then answers to the old tokens. What each verb
  * changes in Cognito and in the table: above.
@@ -342,7 +342,7 @@ describe('when a step fails half-way', () => {
   ])(
     '%s with %s refused: old tokens already refused, what was and was not done printed, exit 1; a re-run completes it',
     async (verb, operation, extra) => {
-      const proxy = await startCognitoFaultProxy(stack.cognito.endpoint);
+      const proxy = await startCognitoFaultProxy(rig.cognito.endpoint);
       const via = dataDirVia(proxy.endpoint);
       try {
         const user = await staffUser(`half-${operation.toLowerCase()}@example.com`, [
@@ -450,7 +450,7 @@ describe('over HTTP', () => {
   });
 
   test('a read budget met over HTTP: the next read is a 429 with Retry-After; the other route reads on', async () => {
-    // The local stack runs with the default budgets (SPEC 8): 60 customer reads per 5 minutes.
+    // The local rig runs with the default budgets (SPEC 8): 60 customer reads per 5 minutes.
     const user = await staffUser('budget-http@example.com', [CUSTOMER_READERS_GROUP]);
     const { access: token } = await signIn(user.email);
     // Windows start at multiples of their length (epoch seconds): the 60 reads must fall in one,
@@ -460,7 +460,7 @@ describe('over HTTP', () => {
     if (left < 120_000) await new Promise((resolve) => setTimeout(resolve, left + 1000));
     for (let i = 0; i < DEFAULT_READ_BUDGETS.customers; i += 1)
       expect(await status('/customers/1', token)).toBe(200);
-    const res = await fetch(`${stack.apiUrl}/customers/1`, {
+    const res = await fetch(`${rig.apiUrl}/customers/1`, {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(res.status).toBe(429);

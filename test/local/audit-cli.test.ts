@@ -22,7 +22,7 @@ import {
   startCognito,
   type LocalCognito,
 } from '../../local/cognito/user-pool.ts';
-import { AUDIT_DIR, LEGACY_AUDIT_FILE, STATE_FILE } from '../../local/stack/state.ts';
+import { AUDIT_DIR, LEGACY_AUDIT_FILE, STATE_FILE } from '../../local/rig/state.ts';
 import { CLEAN_ENV } from '../support/clean-env.ts';
 
 const run = promisify(execFile);
@@ -93,8 +93,8 @@ beforeAll(async () => {
     },
   ];
   const trail = lines(events);
-  // Two data directories with the same trail: one whose stack runs (its state.json names the
-  // pool; no table is asked for), one whose stack is stopped.
+  // Two data directories with the same trail: one whose rig runs (its state.json names the
+  // pool; no table is asked for), one whose rig is stopped.
   running = join(root, 'running');
   stopped = join(root, 'stopped');
   for (const dir of [running, stopped]) {
@@ -216,7 +216,7 @@ test('a user no longer in the pool, by sub: the events, named by the sub', async
   expect(jsonLines(r.stdout).map((e) => [e.recordId, e.user])).toEqual([['7', GONE_SUB]]);
 });
 
-test('the stack stopped: subs shown as they are; a user by e-mail cannot be told, exit 1', async () => {
+test('the rig stopped: subs shown as they are; a user by e-mail cannot be told, exit 1', async () => {
   const r = await audit(['customer', '1'], stopped);
   expect(r.code).toBe(0);
   expect(jsonLines(r.stdout).map((e) => e.user)).toEqual([sub]);
@@ -226,7 +226,7 @@ test('the stack stopped: subs shown as they are; a user by e-mail cannot be told
 });
 
 describe('days (issue 30)', () => {
-  /** One read of transaction 5 at noon UTC on each of 2026-01-01 .. 2026-01-05; stack stopped. */
+  /** One read of transaction 5 at noon UTC on each of 2026-01-01 .. 2026-01-05; rig stopped. */
   let dated: string;
   beforeAll(() => {
     dated = join(root, 'dated');

@@ -1,6 +1,6 @@
 /**
  * Issue 30: the local Cognito keeps a bounded number of refresh tokens per user
- * (local/cognito/refresh-tokens.ts), against the cognito-local the local stack runs
+ * (local/cognito/refresh-tokens.ts), against the cognito-local the local rig runs
  * (local/cognito/user-pool.ts): after many sign-ins the pool's file holds the newest ones only, and the
  * newest still refreshes; a file written before the bound is pruned at start.
  */

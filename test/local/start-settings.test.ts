@@ -13,7 +13,7 @@ import { CLEAN_ENV } from '../support/clean-env.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'start-settings-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-/** Well past Node.js's start on a busy machine, well short of a stack's start (Java, Cognito, seed). */
+/** Well past Node.js's start on a busy machine, well short of a rig's start (Java, Cognito, seed). */
 const QUICK_MS = 20_000;
 /** How long the group may take to be gone after its leader exits. */
 const GRACE_MS = 2_000;
@@ -27,10 +27,10 @@ interface Run {
   leftRunning: boolean;
 }
 
-/** `node local/stack/start.ts` in its own process group, killed whole if it does not exit quickly. */
+/** `node local/rig/start.ts` in its own process group, killed whole if it does not exit quickly. */
 function start(env: Record<string, string>, dataDir = join(dir, 'data')): Promise<Run> {
   const began = Date.now();
-  const child = spawn(process.execPath, ['local/stack/start.ts'], {
+  const child = spawn(process.execPath, ['local/rig/start.ts'], {
     cwd: PROJECT_ROOT,
     env: {
       ...CLEAN_ENV,
@@ -143,7 +143,7 @@ describe('a port that is taken', () => {
   });
 });
 
-test('an empty variable is as if unset (the stack passes none on)', async () => {
+test('an empty variable is as if unset (the rig passes none on)', async () => {
   // Refused for the budget alone: the empty zone and TTL were not taken for values.
   const run = await start({
     DISPLAY_TIME_ZONE: '',
@@ -153,11 +153,11 @@ test('an empty variable is as if unset (the stack passes none on)', async () => 
   expectRefused(run, /^READ_BUDGET_CUSTOMERS must be/);
 });
 
-test('startLocalStack itself refuses a setting the functions would refuse, before it starts anything', async () => {
-  const { startLocalStack } = await import('../../local/stack/stack.ts');
-  const dataDir = join(dir, 'data-stack');
+test('startLocalRig itself refuses a setting the functions would refuse, before it starts anything', async () => {
+  const { startLocalRig } = await import('../../local/rig/rig.ts');
+  const dataDir = join(dir, 'data-rig');
   await expect(
-    startLocalStack({ dataDir, env: { READ_BUDGET_WINDOW_SECONDS: '0' }, seedFile: false }),
+    startLocalRig({ dataDir, env: { READ_BUDGET_WINDOW_SECONDS: '0' }, seedFile: false }),
   ).rejects.toThrow('READ_BUDGET_WINDOW_SECONDS must be a whole number from 1 to 3600, got: "0"');
   expect(existsSync(dataDir)).toBe(false);
 });

@@ -18,12 +18,12 @@ import {
   cognito,
   command,
   dataDirVia,
-  stack,
+  rig,
   status,
-  useAccessStack,
-} from '../support/access-stack.ts';
+  useAccessRig,
+} from '../support/access-rig.ts';
 
-useAccessStack();
+useAccessRig();
 
 /** The password a new staff member chooses at their first sign-in (the pool's policy takes it). */
 const CHOSEN_PASSWORD = 'Chosen-At-First-Sign-In-7!';
@@ -47,7 +47,7 @@ async function firstSignIn(
   temporary: string,
   enrol = true,
 ): Promise<string | undefined> {
-  const steps = new SignInSteps(cognito, stack.cognito.clientId, email, 'Authenticator');
+  const steps = new SignInSteps(cognito, rig.cognito.clientId, email, 'Authenticator');
   const started = await steps.password(temporary);
   if (started.kind !== 'new-password')
     throw new Error(`expected a new password, got ${started.kind}`);
@@ -90,7 +90,7 @@ describe('a staff user who has signed in once on the staff page', () => {
     const token = result.stdout.trim();
     expect(claims(token)).toMatchObject({
       token_use: 'access',
-      client_id: stack.cognito.clientId,
+      client_id: rig.cognito.clientId,
       'cognito:groups': [CUSTOMER_READERS_GROUP],
     });
     expect(await status('/transactions/1', token)).toBe(200);
@@ -148,7 +148,7 @@ describe('before the first sign-in is finished: says so, and where to finish it'
     const temporary = await add(email);
     const expected =
       `token: "${email}" has not signed in yet, so has no password of their own and no ` +
-      `authenticator app: sign in once on the staff page (${stack.apiUrl}/app/) with the ` +
+      `authenticator app: sign in once on the staff page (${rig.apiUrl}/app/) with the ` +
       'temporary password `npm run access -- add` printed, set a password and enrol an ' +
       'authenticator app, then run this again\n';
     for (const [args, env] of [
@@ -173,7 +173,7 @@ describe('before the first sign-in is finished: says so, and where to finish it'
       stdout: '',
       stderr:
         `token: "${email}" has set a password but has not enrolled an authenticator app yet: ` +
-        `sign in once more on the staff page (${stack.apiUrl}/app/) to enrol one, then run this again\n`,
+        `sign in once more on the staff page (${rig.apiUrl}/app/) to enrol one, then run this again\n`,
     });
   });
 
@@ -217,8 +217,8 @@ if (!hasScript) console.warn('SKIPPED the typed password test: no `script` (util
     const secret = (await firstSignIn(email, await add(email)))!;
     const env: NodeJS.ProcessEnv = { ...process.env, SHELL: '/bin/sh' };
     for (const name of ['NODE_OPTIONS', 'TOKEN_PASSWORD']) delete env[name];
-    // The stack's state.json, copied: this test's stack, found as `npm run token` finds one.
-    const dataDir = dataDirVia(stack.cognito.endpoint);
+    // The rig's state.json, copied: this test's rig, found as `npm run token` finds one.
+    const dataDir = dataDirVia(rig.cognito.endpoint);
     env.LOCAL_DATA_DIR = dataDir;
     const child = spawn(
       'script',

@@ -68,7 +68,7 @@ function token(
     cwd: PROJECT_ROOT,
     env: {
       ...CLEAN_ENV,
-      LOCAL_DATA_DIR: join(dir, 'no-local-stack'),
+      LOCAL_DATA_DIR: join(dir, 'no-local-rig'),
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
       AWS_SECRET_ACCESS_KEY: 'secret',

@@ -1,5 +1,5 @@
 /**
- * The README's "The API with curl" block, word for word, in bash against a running local stack
+ * The README's "The API with curl" block, word for word, in bash against a running local rig
  * (its PORT and data directory in the environment, as a second terminal beside `npm start` has
  * them): every command runs, and each answers what its comment says.
  */
@@ -9,19 +9,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
-import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
+import { startLocalRig, type LocalRig } from '../../local/rig/rig.ts';
 import { CLEAN_ENV } from '../support/clean-env.ts';
-import { testStackOptions } from '../support/shared-dynamodb.ts';
+import { testRigOptions } from '../support/shared-dynamodb.ts';
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), 'walk-through-'));
-let stack: LocalStack;
+let rig: LocalRig;
 
 beforeAll(async () => {
-  stack = await startLocalStack(testStackOptions(dataDir));
+  rig = await startLocalRig(testRigOptions(dataDir));
 }, 90_000);
 afterAll(async () => {
-  await stack?.stop();
+  await rig?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -46,7 +46,7 @@ test('the API with curl: every command of the README block, as written', async (
     cwd: PROJECT_ROOT,
     env: {
       ...CLEAN_ENV,
-      PORT: new URL(stack.apiUrl).port,
+      PORT: new URL(rig.apiUrl).port,
       LOCAL_DATA_DIR: dataDir,
       // npm itself, from the machine's PATH: `npm run` puts the project's Node.js first.
       PATH: process.env.PATH!,

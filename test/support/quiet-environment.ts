@@ -1,6 +1,6 @@
 /**
  * The tests' environment (jest.config.js): what the code under test writes while a test runs (the
- * functions' JSON log and audit lines, the local stack's and gateway's logs, console output) is
+ * functions' JSON log and audit lines, the local rig's and gateway's logs, console output) is
  * kept, and printed only when that test or a hook fails. A passing run then shows jest's results
  * alone; a failing test still shows what the functions said. Tests that assert on log lines spy
  * on process.stdout.write or pass a sink of their own, as before: a spy replaces this capture.

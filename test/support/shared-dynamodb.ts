@@ -6,7 +6,7 @@
  */
 import { freePort } from '../../local/net.ts';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../local/dynamodb/dynamodb-local.ts';
-import type { LocalStackOptions } from '../../local/stack/stack.ts';
+import type { LocalRigOptions } from '../../local/rig/rig.ts';
 
 /** The variable that gives the workers the run's DynamoDB Local. */
 export const SHARED_DYNAMODB_ENDPOINT = 'TEST_DYNAMODB_ENDPOINT';
@@ -25,13 +25,13 @@ export async function startSharedDynamoDb(
   return ddb;
 }
 
-let stacks = 0;
+let rigs = 0;
 
 /**
- * A test's local stack: any free port, nothing kept, no request log, and on the run's DynamoDB
- * Local in a table no other stack of the run uses (outside that setup, a JVM of its own).
+ * A test's local rig: any free port, nothing kept, no request log, and on the run's DynamoDB
+ * Local in a table no other rig of the run uses (outside that setup, a JVM of its own).
  */
-export function testStackOptions(dataDir: string): LocalStackOptions {
+export function testRigOptions(dataDir: string): LocalRigOptions {
   const endpoint = process.env[SHARED_DYNAMODB_ENDPOINT];
   return {
     port: 0,
@@ -39,7 +39,7 @@ export function testStackOptions(dataDir: string): LocalStackOptions {
     inMemory: true,
     log: () => undefined,
     ...(endpoint
-      ? { dynamoDbEndpoint: endpoint, tableName: `stack-${process.pid}-${(stacks += 1)}` }
+      ? { dynamoDbEndpoint: endpoint, tableName: `rig-${process.pid}-${(rigs += 1)}` }
       : {}),
   };
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { DEMO_PASSWORD } from '../../local/cognito/user-pool.ts';
-import type { LocalStack } from '../../local/stack/stack.ts';
+import type { LocalRig } from '../../local/rig/rig.ts';
 import { STAFF_APP_PATH } from '../../staff-app/files.ts';
 
 /** Screenshots of each screen (git-ignored; docs/images/ holds copies). */
@@ -46,18 +46,18 @@ export async function expectNothingStored(page: Page, appUrl: string): Promise<v
 /** A demo user's sign-in: password, then the code of the moment; `shot` names the code screen's picture. */
 export async function signInWithCode(
   page: Page,
-  stack: LocalStack,
+  rig: LocalRig,
   username: string,
   shot?: string,
 ): Promise<void> {
-  const appUrl = `${stack.apiUrl}${STAFF_APP_PATH}`;
+  const appUrl = `${rig.apiUrl}${STAFF_APP_PATH}`;
   await page.locator('#sign-in-form [name=username]').fill(username);
   await page.locator('#sign-in-form [name=password]').fill(DEMO_PASSWORD);
   await page.locator('#sign-in-form button').click();
   await visible(page, 'code');
   await expectNothingStored(page, appUrl);
   if (shot) await page.screenshot({ path: join(SHOTS, shot) });
-  await page.locator('#code-form [name=code]').fill(stack.currentCode(username));
+  await page.locator('#code-form [name=code]').fill(rig.currentCode(username));
   await page.locator('#code-form button').click();
   await visible(page, 'lookup');
   await expectNothingStored(page, appUrl);

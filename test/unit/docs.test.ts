@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { docsPage } from '../../local/gateway/docs-page.ts';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { OPENAPI_FILE } from '../../local/gateway/gateway.ts';
-import { PORT_VARIABLES } from '../../local/stack/start-settings.ts';
+import { PORT_VARIABLES } from '../../local/rig/start-settings.ts';
 import { loadOpenApi } from '../support/contract.ts';
 
 test('the published page is self-contained: UI, styles and contract inlined, nothing fetched', async () => {

@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keepZone, SEED_MARKER } from '../../local/stack/state.ts';
+import { keepZone, SEED_MARKER } from '../../local/rig/state.ts';
 
 let dir: string;
 beforeEach(() => {

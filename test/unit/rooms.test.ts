@@ -48,7 +48,7 @@ const roomOf = (file: string) => (file.includes('/') ? file.split('/')[0]! : '(t
 /**
  * Each room and the rooms it may import, from the bottom up: core/ (the domain), import/ (the
  * import engine), stage/ (what a stage is), the page and its sign-in, the Lambda functions, the
- * CDK code, the local stack, the operator's commands, their entry points, the bench; test/ may
+ * CDK code, the local rig, the operator's commands, their entry points, the bench; test/ may
  * import any room.
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
@@ -139,6 +139,6 @@ afterAll(() => {
 test('the checks see the rooms they check (they can fail)', () => {
   expect(FILES.length).toBeGreaterThan(200);
   expect(importsOf('lib/api.ts').packages).toContain('aws-cdk-lib');
-  expect(importsOf('local/stack/stack.ts').files).toContain('functions/shared/document-client.ts');
+  expect(importsOf('local/rig/rig.ts').files).toContain('functions/shared/document-client.ts');
   expect(importsOf('stage/import-workflow.ts').files).toContain('import/steps/step.ts');
 });

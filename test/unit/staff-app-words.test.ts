@@ -4,7 +4,7 @@
  * the business's name it carries (one rule for a stage's setting and npm start's).
  */
 import { staffAppPages } from '../../local/gateway/staff-app-pages.ts';
-import { localBusinessName } from '../../local/stack/start-settings.ts';
+import { localBusinessName } from '../../local/rig/start-settings.ts';
 import { claimsOf, mayReadCustomers, signedInAs } from '../../staff-app/claims.ts';
 import { DEFAULT_BUSINESS_NAME, isBusinessName } from '../../stage/settings.ts';
 import { listRefusalFor, refusalFor } from '../../staff-app/error-words.ts';

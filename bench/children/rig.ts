@@ -1,19 +1,19 @@
 /**
- * The local stack (local/stack/stack.ts) in its own process for the throughput runs, so that the load
+ * The local rig (local/rig/rig.ts) in its own process for the throughput runs, so that the load
  * generator does not share an event loop with the gateway. The routes are served by the
  * production bundles, plus `GET /reference/{pk}` served by the warm reference bundle
  * (bench/reference-read.ts: the raw Query and the raw access-state UpdateItem, sent together)
  * behind the same authorizer. The functions run with the benchmark's read budgets
- * (STACK_READ_BUDGETS: the largest allowed, in 30 s windows), so that no measured request meets
+ * (RIG_READ_BUDGETS: the largest allowed, in 30 s windows), so that no measured request meets
  * a 429. Talks to the benchmark over IPC: sends `{ apiUrl, tokens }` when ready, stops on `stop`.
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LambdaHandler } from '../../local/gateway/gateway.ts';
-import { startLocalStack } from '../../local/stack/stack.ts';
+import { startLocalRig } from '../../local/rig/rig.ts';
 import { routes, type Route } from '../../core/routes.ts';
 import { REFERENCE_READ } from '../bundle-names.ts';
-import { STACK_READ_BUDGETS } from '../config.ts';
+import { RIG_READ_BUDGETS } from '../config.ts';
 
 const [dataDir, seedFile, bundlesDir] = process.argv.slice(2) as [string, string, string];
 
@@ -24,11 +24,11 @@ export const REFERENCE_ROUTE: Route = {
   function: { id: REFERENCE_READ, entry: 'bench/reference-read.ts', entity: 'transaction' },
 };
 
-const stack = await startLocalStack({
+const rig = await startLocalRig({
   dataDir,
   inMemory: true,
   seedFile,
-  env: { ...process.env, ...STACK_READ_BUDGETS },
+  env: { ...process.env, ...RIG_READ_BUDGETS },
   log: () => {},
   routes: [...routes, REFERENCE_ROUTE],
   loadHandler: async (fn) => {
@@ -41,7 +41,7 @@ let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
-  await stack.stop();
+  await rig.stop();
   process.exit(0);
 };
 process.on('message', (message) => {
@@ -52,9 +52,9 @@ process.on('SIGTERM', () => void stop());
 process.on('SIGINT', () => void stop());
 
 process.send!({
-  apiUrl: stack.apiUrl,
+  apiUrl: rig.apiUrl,
   tokens: {
-    teller: await stack.tokenFor('teller@example.com'),
-    compliance: await stack.tokenFor('compliance@example.com'),
+    teller: await rig.tokenFor('teller@example.com'),
+    compliance: await rig.tokenFor('compliance@example.com'),
   },
 });

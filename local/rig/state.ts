@@ -1,15 +1,15 @@
 /**
- * `.local/state.json`: where a running local stack (`npm start`) tells `npm run token` and
+ * `.local/state.json`: where a running local rig (`npm start`) tells `npm run token` and
  * `npm run import` how to reach it. The one place that knows the file's name, the data
  * directory (LOCAL_DATA_DIR, default `.local` under the project root) and the file's shape,
  * and where in the data directory the audit trail is.
  *
- * Finding the stack from another terminal: a stack started with another LOCAL_DATA_DIR leaves a
+ * Finding the rig from another terminal: a rig started with another LOCAL_DATA_DIR leaves a
  * pointer in the project's own `.local/running/` (a place every terminal knows), a small file
  * naming its data directory and pid, and removes it when it stops. The tools (token, access,
- * audit, import) run without LOCAL_DATA_DIR use `.local/` when a stack runs there, else the one
- * stack a pointer names whose process is alive and whose state.json names that pid; otherwise
- * they say the stack is not running, and which LOCAL_DATA_DIR to set for each one that is.
+ * audit, import) run without LOCAL_DATA_DIR use `.local/` when a rig runs there, else the one
+ * rig a pointer names whose process is alive and whose state.json names that pid; otherwise
+ * they say the rig is not running, and which LOCAL_DATA_DIR to set for each one that is.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,14 +20,14 @@ import { DEFAULT_TIME_ZONE } from '../../core/settings.ts';
 export const STATE_FILE = 'state.json';
 /** Written once the demo data is loaded, so that it is loaded only on a first start. */
 export const SEED_MARKER = 'seeded.json';
-/** The local stack's audit trail (SPEC 8): a directory of day files (local/tools/audit-log.ts). */
+/** The local rig's audit trail (SPEC 8): a directory of day files (local/tools/audit-log.ts). */
 export const AUDIT_DIR = 'audit';
 /** The secret the local functions seal lookup cursors with (SPEC 10): made on first start. */
 export const CURSOR_KEY_FILE = 'cursor-key';
 /** The trail as one file, written before issue 30; still read by `npm run audit`, never written. */
 export const LEGACY_AUDIT_FILE = 'audit.jsonl';
 
-/** What `npm run token` and `npm run import` need to find a running stack. */
+/** What `npm run token` and `npm run import` need to find a running rig. */
 export interface LocalState {
   pid: number;
   startedAt: string;
@@ -53,12 +53,12 @@ export interface LocalState {
   s3DataDir: string;
 }
 
-/** No state file: the local stack is not running (or never started). */
-export class LocalStackNotRunning extends Error {
-  /** Which LOCAL_DATA_DIR to set for the stacks running elsewhere; '' when none runs. */
+/** No state file: the local rig is not running (or never started). */
+export class LocalRigNotRunning extends Error {
+  /** Which LOCAL_DATA_DIR to set for the rigs running elsewhere; '' when none runs. */
   readonly hint: string;
   constructor(file: string, hint: string) {
-    super(`the local stack is not running (no ${file}): start it with \`npm start\`${hint}`);
+    super(`the local rig is not running (no ${file}): start it with \`npm start\`${hint}`);
     this.hint = hint;
   }
 }
@@ -67,15 +67,15 @@ export class LocalStackNotRunning extends Error {
 export const DEFAULT_DATA_DIR = join(PROJECT_ROOT, '.local');
 const POINTER_DIR = 'running';
 
-/** The local stack's data directory: LOCAL_DATA_DIR, else `.local` under the project root. */
+/** The local rig's data directory: LOCAL_DATA_DIR, else `.local` under the project root. */
 export function localDataDir(env: NodeJS.ProcessEnv = process.env): string {
   return resolve(env.LOCAL_DATA_DIR || DEFAULT_DATA_DIR);
 }
 
 /**
- * The data directory of the stack the tools talk to: LOCAL_DATA_DIR when set; else `.local` when
- * a stack runs there; else the one stack running elsewhere that left a pointer; else `.local`
- * (and readLocalState says which LOCAL_DATA_DIR to set, when stacks run elsewhere).
+ * The data directory of the rig the tools talk to: LOCAL_DATA_DIR when set; else `.local` when
+ * a rig runs there; else the one rig running elsewhere that left a pointer; else `.local`
+ * (and readLocalState says which LOCAL_DATA_DIR to set, when rigs run elsewhere).
  */
 export function runningDataDir(
   env: NodeJS.ProcessEnv = process.env,
@@ -87,7 +87,7 @@ export function runningDataDir(
   return elsewhere.length === 1 ? elsewhere[0]!.dataDir : resolve(home);
 }
 
-/** Where the local stack's audit events go: `.local/audit/`, one file per UTC day. */
+/** Where the local rig's audit events go: `.local/audit/`, one file per UTC day. */
 export function localAuditDir(dataDir = runningDataDir()): string {
   return resolve(dataDir, AUDIT_DIR);
 }
@@ -102,8 +102,8 @@ export function localStateFile(dataDir = runningDataDir()): string {
 }
 
 /**
- * The running stack's state as written; its members unchecked (a file from an older version may
- * lack some: see incompleteState). Throws LocalStackNotRunning when there is no readable file.
+ * The running rig's state as written; its members unchecked (a file from an older version may
+ * lack some: see incompleteState). Throws LocalRigNotRunning when there is no readable file.
  */
 export function readLocalState(
   dataDir = runningDataDir(),
@@ -113,7 +113,7 @@ export function readLocalState(
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalState>;
   } catch {
-    throw new LocalStackNotRunning(file, elsewhereHint(resolve(dataDir), home));
+    throw new LocalRigNotRunning(file, elsewhereHint(resolve(dataDir), home));
   }
 }
 
@@ -145,7 +145,7 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Refuses a second stack on the same data (two writers would corrupt it). */
+/** Refuses a second rig on the same data (two writers would corrupt it). */
 export function assertNotRunning(dataDir: string): void {
   const file = localStateFile(dataDir);
   if (!existsSync(file)) return;
@@ -153,7 +153,7 @@ export function assertNotRunning(dataDir: string): void {
     const state = JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalState>;
     if (typeof state.pid === 'number' && state.pid !== process.pid && isAlive(state.pid)) {
       throw new Error(
-        `A local stack is already running (pid ${state.pid}, API ${state.apiUrl}) with the data in ${resolve(file, '..')}`,
+        `A local rig is already running (pid ${state.pid}, API ${state.apiUrl}) with the data in ${resolve(file, '..')}`,
       );
     }
   } catch (error) {
@@ -162,7 +162,7 @@ export function assertNotRunning(dataDir: string): void {
   }
 }
 
-/** A stack's pointer: one file per data directory, so a restart there replaces its own. */
+/** A rig's pointer: one file per data directory, so a restart there replaces its own. */
 function pointerFile(dataDir: string, home: string): string {
   const name = createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16);
   return join(home, POINTER_DIR, `${name}.json`);
@@ -176,7 +176,7 @@ export function writeRunningPointer(dataDir: string, home = DEFAULT_DATA_DIR): v
   writeFileSync(pointerFile(dataDir, home), `${JSON.stringify(pointer)}\n`);
 }
 
-/** Only our own pointer: a newer stack on the same data directory left its own. */
+/** Only our own pointer: a newer rig on the same data directory left its own. */
 export function removeOwnRunningPointer(dataDir: string, home = DEFAULT_DATA_DIR): void {
   const file = pointerFile(dataDir, home);
   try {
@@ -188,8 +188,8 @@ export function removeOwnRunningPointer(dataDir: string, home = DEFAULT_DATA_DIR
 }
 
 /**
- * Whether a stack runs with its data in `dataDir`: its state file names a live process (`pid`,
- * when given: a pointer whose process died and whose pid was reused names no stack). A state
+ * Whether a rig runs with its data in `dataDir`: its state file names a live process (`pid`,
+ * when given: a pointer whose process died and whose pid was reused names no rig). A state
  * file without a pid (written by hand, or by an older version) counts as running.
  */
 function runsIn(dataDir: string, pid?: number): boolean {
@@ -203,7 +203,7 @@ function runsIn(dataDir: string, pid?: number): boolean {
   return (pid === undefined || state.pid === pid) && isAlive(state.pid);
 }
 
-/** The stacks running elsewhere that left a pointer in `home`, by data directory. */
+/** The rigs running elsewhere that left a pointer in `home`, by data directory. */
 export function runningElsewhere(home = DEFAULT_DATA_DIR): { dataDir: string; pid: number }[] {
   let names: string[];
   try {
@@ -227,7 +227,7 @@ export function runningElsewhere(home = DEFAULT_DATA_DIR): { dataDir: string; pi
   return found.sort((a, b) => a.dataDir.localeCompare(b.dataDir));
 }
 
-/** Which LOCAL_DATA_DIR to set for the stacks running other than in `dataDir`; '' for none. */
+/** Which LOCAL_DATA_DIR to set for the rigs running other than in `dataDir`; '' for none. */
 function elsewhereHint(dataDir: string, home: string): string {
   const others = [
     ...(runsIn(home) ? [{ dataDir: resolve(home), pid: undefined }] : []),
@@ -269,7 +269,7 @@ export function keepZone(dataDir: string, zone: string, freshTable: boolean): vo
   if (kept === undefined || !existsSync(file)) writeFileSync(file, `${zone}\n`);
 }
 
-/** The local stack's cursor secret, made (random, readable by its owner only) when missing. */
+/** The local rig's cursor secret, made (random, readable by its owner only) when missing. */
 export function localCursorKey(dataDir: string): string {
   const file = resolve(dataDir, CURSOR_KEY_FILE);
   if (!existsSync(file))

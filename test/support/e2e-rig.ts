@@ -1,9 +1,9 @@
 /**
- * The whole local stack for test/e2e/api.test.ts, behind a Prism validating proxy and a DynamoDB
+ * The whole local rig for test/e2e/api.test.ts, behind a Prism validating proxy and a DynamoDB
  * fault proxy, seeded with distinctive personal data; the typed client whose every response is
  * checked against openapi.yaml; and the capture of every log line of the run, which the file's
  * last test scans. Kept here so that the test file holds the tests; these live bindings are set
- * by useApiStack's beforeAll and by the checks as responses arrive.
+ * by useApiRig's beforeAll and by the checks as responses arrive.
  */
 import { MANY_READS } from './budgets.ts';
 import { jest } from '@jest/globals';
@@ -16,8 +16,8 @@ import createClient, { type Client } from 'openapi-fetch';
 import { cognitoClient, DEMO_PASSWORD, signIn } from '../../local/cognito/user-pool.ts';
 import { importHandler } from '../../local/gateway/gateway.ts';
 import { freePort, LOCALHOST } from '../../local/net.ts';
-import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
-import { testStackOptions } from './shared-dynamodb.ts';
+import { startLocalRig, type LocalRig } from '../../local/rig/rig.ts';
+import { testRigOptions } from './shared-dynamodb.ts';
 import { createDocumentClient } from '../../functions/shared/document-client.ts';
 import { customer, line, sparseCustomer, transaction } from '../fixtures.ts';
 import { createContract } from './contract.ts';
@@ -115,10 +115,10 @@ function restoreProcessOutput(): void {
   jest.restoreAllMocks();
 }
 
-// --- the stack -----------------------------------------------------------------------------
+// --- the rig -----------------------------------------------------------------------------
 
 let dataDir: string;
-export let stack: LocalStack;
+export let rig: LocalRig;
 export let proxy: FaultProxy;
 let prism: Prism;
 /** The typed client, through Prism (see checkingFetch). */
@@ -129,8 +129,8 @@ export const secrets = new Set<string>();
 /** Responses that came from a function (so each must have left one log line of its own). */
 export let functionResponses = 0;
 
-/** Starts the stack, Prism and the fault proxy, and captures every log line, for the file's tests. */
-export function useApiStack(): void {
+/** Starts the rig, Prism and the fault proxy, and captures every log line, for the file's tests. */
+export function useApiRig(): void {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'e2e-'));
     const seedFile = join(dataDir, 'seed.jsonl');
@@ -138,11 +138,11 @@ export function useApiStack(): void {
     // The functions reach DynamoDB through a proxy that can fail on demand (for the 503 row).
     proxy = await startFaultProxy();
     captureProcessOutput();
-    // Prism starts beside the stack, in front of the port the gateway is about to take.
+    // Prism starts beside the rig, in front of the port the gateway is about to take.
     const apiPort = await freePort();
     const prismStarted = startPrism({ upstream: `http://${LOCALHOST}:${apiPort}` });
-    stack = await startLocalStack({
-      ...testStackOptions(dataDir),
+    rig = await startLocalRig({
+      ...testRigOptions(dataDir),
       port: apiPort,
       seedFile,
       env: { ...MANY_READS },
@@ -152,19 +152,19 @@ export function useApiStack(): void {
         return importHandler(route);
       },
     });
-    proxy.setUpstream(stack.dynamoDbEndpoint);
+    proxy.setUpstream(rig.dynamoDbEndpoint);
     prism = await prismStarted;
     api = createClient<paths>({ baseUrl: prism.url, fetch: checkingFetch });
 
     // A corrupt record of each kind, holding personal data.
     const client = createDocumentClient({
       region: 'us-east-1',
-      endpoint: stack.dynamoDbEndpoint,
+      endpoint: rig.dynamoDbEndpoint,
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });
     try {
       const put = (Item: Record<string, unknown>) =>
-        client.send(new PutCommand({ TableName: stack.tableName, Item }));
+        client.send(new PutCommand({ TableName: rig.tableName, Item }));
       await put({ pk: `CUS#${CORRUPT_ID}`, sk: 'CUS', id: BigInt(CORRUPT_ID), ...CORRUPT_PERSON });
       await put({
         pk: `TXN#${CORRUPT_ID}`,
@@ -177,15 +177,15 @@ export function useApiStack(): void {
       client.destroy();
     }
 
-    tokens.teller = await stack.tokenFor('teller@example.com');
-    tokens.compliance = await stack.tokenFor('compliance@example.com');
-    tokens.tellerId = await stack.tokenFor('teller@example.com', 'id');
-    tokens.complianceId = await stack.tokenFor('compliance@example.com', 'id');
-    const admin = cognitoClient(stack.cognito.endpoint);
+    tokens.teller = await rig.tokenFor('teller@example.com');
+    tokens.compliance = await rig.tokenFor('compliance@example.com');
+    tokens.tellerId = await rig.tokenFor('teller@example.com', 'id');
+    tokens.complianceId = await rig.tokenFor('compliance@example.com', 'id');
+    const admin = cognitoClient(rig.cognito.endpoint);
     try {
       const other = await admin.send(
         new CreateUserPoolClientCommand({
-          UserPoolId: stack.cognito.userPoolId,
+          UserPoolId: rig.cognito.userPoolId,
           ClientName: 'other-app',
         }),
       );
@@ -194,13 +194,13 @@ export function useApiStack(): void {
         clientId: other.UserPoolClient!.ClientId!,
         username: 'compliance@example.com',
         password: DEMO_PASSWORD,
-        totpSecret: stack.cognito.demoTotpSecrets['compliance@example.com'],
+        totpSecret: rig.cognito.demoTotpSecrets['compliance@example.com'],
       });
     } finally {
       admin.destroy();
     }
     const claims = (overrides: Record<string, unknown> = {}) =>
-      accessClaims(stack.cognito.issuer, stack.cognito.clientId, overrides);
+      accessClaims(rig.cognito.issuer, rig.cognito.clientId, overrides);
     const now = Math.floor(Date.now() / 1000);
     const tellerClaims = claimsOf(tokens.teller);
     Object.assign(tokens, {
@@ -208,7 +208,7 @@ export function useApiStack(): void {
       algNone: unsigned(claims()),
       expired: craft(claims({ iat: now - 600, exp: now - 5 })),
       notYetValid: craft(claims({ nbf: now + 600 })),
-      wrongIssuer: craft(claims({ iss: `${stack.cognito.endpoint}/local_other` })),
+      wrongIssuer: craft(claims({ iss: `${rig.cognito.endpoint}/local_other` })),
       forgedGroupsEdited: withEditedPayload(tokens.teller, (c) => ({
         ...c,
         'cognito:groups': ['customer-readers'],
@@ -230,7 +230,7 @@ export function useApiStack(): void {
       `responses checked by Ajv and by Prism: ${checkedResponses}; contract problems found by Ajv: ${problemCount.ajv}, by Prism: ${problemCount.prism}\n`,
     );
     await prism?.stop();
-    await stack?.stop();
+    await rig?.stop();
     await proxy?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });

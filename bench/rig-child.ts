@@ -1,5 +1,5 @@
 /**
- * The local stack in its own process (bench/children/stack.ts) for the throughput runs and the
+ * The local rig in its own process (bench/children/rig.ts) for the throughput runs and the
  * soak, stopped over IPC on cleanup (SIGKILL after 15 s).
  */
 import { spawn } from 'node:child_process';
@@ -9,18 +9,18 @@ import { writeSeedFile } from './cases.ts';
 import { log, WORK } from './config.ts';
 import type { Processes } from './processes.ts';
 
-export interface StackChild {
+export interface RigChild {
   pid: number;
   apiUrl: string;
   /** Access tokens of the demo users `teller` and `compliance`. */
   tokens: Record<string, string>;
 }
 
-export async function startStackChild(processes: Processes): Promise<StackChild> {
-  log('throughput: starting the local stack (DynamoDB Local, Cognito, S3, gateway)');
+export async function startRigChild(processes: Processes): Promise<RigChild> {
+  log('throughput: starting the local rig (DynamoDB Local, Cognito, S3, gateway)');
   const seed = join(WORK, 'seed.jsonl');
   writeSeedFile(seed);
-  const args = ['bench/children/stack.ts', join(WORK, 'stack'), seed, join(WORK, 'bundles')];
+  const args = ['bench/children/rig.ts', join(WORK, 'rig'), seed, join(WORK, 'bundles')];
   const child = spawn(process.execPath, args, {
     cwd: PROJECT_ROOT,
     env: { ...process.env, NODE_OPTIONS: '' },
@@ -37,7 +37,7 @@ export async function startStackChild(processes: Processes): Promise<StackChild>
   const ready = await new Promise<{ apiUrl: string; tokens: Record<string, string> }>(
     (resolve, reject) => {
       child.once('message', (m) => resolve(m as never));
-      child.once('exit', (code) => reject(new Error(`the local stack exited (${code})`)));
+      child.once('exit', (code) => reject(new Error(`the local rig exited (${code})`)));
     },
   );
   return { pid: child.pid!, ...ready };

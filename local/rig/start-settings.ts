@@ -41,7 +41,7 @@ function port(env: NodeJS.ProcessEnv, name: PortVariable): number {
   return Number(raw);
 }
 
-/** The local stack passes on no variable set to '' (local/stack/stack.ts): as if unset. */
+/** The local rig passes on no variable set to '' (local/rig/rig.ts): as if unset. */
 export function withoutEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(
     Object.entries(env).filter((entry): entry is [string, string] => !!entry[1]),

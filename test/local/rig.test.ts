@@ -1,5 +1,5 @@
 /**
- * The whole local stack as `npm start` runs it (free ports, a temp data directory, DynamoDB in
+ * The whole local rig as `npm start` runs it (free ports, a temp data directory, DynamoDB in
  * memory): demo data and users, the deployed handlers behind the gateway, the token command, and
  * a stop() that leaves no process behind.
  */
@@ -11,24 +11,24 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { DEMO_IMAGE_FILE } from '../../local/s3/s3-server.ts';
-import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
+import { startLocalRig, type LocalRig } from '../../local/rig/rig.ts';
 import { customer, line, transaction } from '../fixtures.ts';
-import type { LocalState } from '../../local/stack/state.ts';
+import type { LocalState } from '../../local/rig/state.ts';
 import { createContract } from '../support/contract.ts';
 
 const run = promisify(execFile);
 
 let dataDir: string;
-let stack: LocalStack;
+let rig: LocalRig;
 
-/** `npm run --silent token -- <args>` against this test's stack. */
+/** `npm run --silent token -- <args>` against this test's rig. */
 async function tokenCommand(
   ...args: string[]
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return npmRun('token', ...args);
 }
 
-/** `npm run --silent <script> -- <args>` against this test's stack. */
+/** `npm run --silent <script> -- <args>` against this test's rig. */
 async function npmRun(
   script: string,
   ...args: string[]
@@ -50,10 +50,10 @@ async function npmRun(
 
 const contract = createContract();
 
-/** GET through the stack; every answer is checked against openapi.yaml before the test sees it. */
+/** GET through the rig; every answer is checked against openapi.yaml before the test sees it. */
 async function get(path: string, token?: string): Promise<Response> {
   const res = await fetch(
-    `${stack.apiUrl}${path}`,
+    `${rig.apiUrl}${path}`,
     token ? { headers: { authorization: `Bearer ${token}` } } : {},
   );
   const body = await res.text();
@@ -64,8 +64,8 @@ async function get(path: string, token?: string): Promise<Response> {
 }
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'local-stack-test-'));
-  stack = await startLocalStack({
+  dataDir = mkdtempSync(join(tmpdir(), 'local-rig-test-'));
+  rig = await startLocalRig({
     port: 0,
     dataDir,
     inMemory: true,
@@ -75,36 +75,36 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await stack?.stop();
+  await rig?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
 test('the demo data was imported on first start, and state.json tells where everything is', () => {
-  expect(stack.seeded).toMatchObject({
+  expect(rig.seeded).toMatchObject({
     transactions: expect.any(Number),
     customers: expect.any(Number),
   });
-  expect(stack.seeded!.transactions).toBeGreaterThanOrEqual(1);
-  expect(stack.seeded!.customers).toBeGreaterThanOrEqual(1);
+  expect(rig.seeded!.transactions).toBeGreaterThanOrEqual(1);
+  expect(rig.seeded!.customers).toBeGreaterThanOrEqual(1);
   const state = JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8')) as LocalState;
   expect(state).toMatchObject({
     pid: process.pid,
-    apiUrl: stack.apiUrl,
+    apiUrl: rig.apiUrl,
     tableName: 'currency-exchange',
     bucketName: 'currency-exchange-files',
     importBucketName: 'currency-exchange-imports',
-    dynamoDbEndpoint: stack.dynamoDbEndpoint,
-    s3Endpoint: stack.s3Endpoint,
+    dynamoDbEndpoint: rig.dynamoDbEndpoint,
+    s3Endpoint: rig.s3Endpoint,
     cognito: {
-      endpoint: stack.cognito.endpoint,
-      userPoolId: stack.cognito.userPoolId,
-      clientId: stack.cognito.clientId,
+      endpoint: rig.cognito.endpoint,
+      userPoolId: rig.cognito.userPoolId,
+      clientId: rig.cognito.clientId,
     },
   });
 });
 
 test('GET /transactions/1 for the teller, with a signature URL that works', async () => {
-  const res = await get('/transactions/1', await stack.tokenFor('teller@example.com'));
+  const res = await get('/transactions/1', await rig.tokenFor('teller@example.com'));
   expect(res.status).toBe(200);
   expect(res.headers.get('apigw-requestid')).toBeTruthy();
   const body = (await res.json()) as { message: string; data: { id: number; signature: string } };
@@ -116,7 +116,7 @@ test('GET /transactions/1 for the teller, with a signature URL that works', asyn
 });
 
 test('GET /customers/1 for compliance, with an ID photo URL that works', async () => {
-  const res = await get('/customers/1', await stack.tokenFor('compliance@example.com'));
+  const res = await get('/customers/1', await rig.tokenFor('compliance@example.com'));
   expect(res.status).toBe(200);
   const body = (await res.json()) as { data: { id: number; id_photo: string } };
   expect(body.data.id).toBe(1);
@@ -124,7 +124,7 @@ test('GET /customers/1 for compliance, with an ID photo URL that works', async (
 });
 
 test('GET /customers/1 for the teller (not in customer-readers): 403', async () => {
-  const res = await get('/customers/1', await stack.tokenFor('teller@example.com'));
+  const res = await get('/customers/1', await rig.tokenFor('teller@example.com'));
   expect(res.status).toBe(403);
   expect(await res.json()).toEqual({ message: 'Forbidden', data: null });
 });
@@ -133,7 +133,7 @@ test('no token: the authorizer answers 401; an ID token passes it but the functi
   const none = await get('/transactions/1');
   expect(none.status).toBe(401);
   expect(await none.text()).toBe('{"message":"Unauthorized"}');
-  const id = await get('/transactions/1', await stack.tokenFor('teller@example.com', 'id'));
+  const id = await get('/transactions/1', await rig.tokenFor('teller@example.com', 'id'));
   expect(id.status).toBe(401);
 });
 
@@ -149,7 +149,7 @@ describe('npm run --silent token', () => {
     >;
     expect(claims).toMatchObject({
       token_use: 'access',
-      client_id: stack.cognito.clientId,
+      client_id: rig.cognito.clientId,
       'cognito:groups': ['customer-readers'],
     });
     expect((await get('/customers/1', token)).status).toBe(200);
@@ -163,10 +163,10 @@ describe('npm run --silent token', () => {
     // The code of some instant while the command ran (it may have crossed a 30 s step).
     const during = new Set<string>();
     for (let at = before; at <= Date.now() + 1000; at += 1000)
-      during.add(stack.currentCode('teller@example.com', at));
+      during.add(rig.currentCode('teller@example.com', at));
     expect(during).toContain(stdout.trim());
-    expect(stack.currentCode('compliance@example.com', before)).not.toBe(
-      stack.currentCode('teller@example.com', before),
+    expect(rig.currentCode('compliance@example.com', before)).not.toBe(
+      rig.currentCode('teller@example.com', before),
     );
   });
 
@@ -194,7 +194,7 @@ describe('npm run files -- put <dir>: records import with their files, without a
     const put = await npmRun('files', 'put', dir);
     expect(put).toEqual({
       code: 0,
-      stdout: `Put 3 files into the local stack's files bucket (${stack.bucketName})\n`,
+      stdout: `Put 3 files into the local stack's files bucket (${rig.bucketName})\n`,
       stderr: '',
     });
     const file = join(dir, 'records.jsonl');
@@ -233,7 +233,7 @@ describe('npm run files -- put <dir>: records import with their files, without a
 });
 
 test('stop() stops every server and child process, and the token command then says so', async () => {
-  const port = new URL(stack.dynamoDbEndpoint).port;
+  const port = new URL(rig.dynamoDbEndpoint).port;
   const javaRunning = () => {
     try {
       return (
@@ -246,13 +246,13 @@ test('stop() stops every server and child process, and the token command then sa
     }
   };
   expect(javaRunning()).toBe(true);
-  await stack.stop();
+  await rig.stop();
   expect(javaRunning()).toBe(false);
   for (const endpoint of [
-    stack.apiUrl,
-    stack.cognito.endpoint,
-    stack.s3Endpoint,
-    stack.dynamoDbEndpoint,
+    rig.apiUrl,
+    rig.cognito.endpoint,
+    rig.s3Endpoint,
+    rig.dynamoDbEndpoint,
   ]) {
     await expect(fetch(endpoint)).rejects.toThrow();
   }
@@ -260,5 +260,5 @@ test('stop() stops every server and child process, and the token command then sa
   const { code, stdout, stderr } = await tokenCommand('teller@example.com');
   expect(code).not.toBe(0);
   expect(stdout).toBe('');
-  expect(stderr).toContain('the local stack is not running');
+  expect(stderr).toContain('the local rig is not running');
 });

@@ -1,6 +1,6 @@
 /**
- * The local stack for test/local/access.test.ts (`npm run access`, SPEC 8): started once
- * (useAccessStack), and these live bindings are set by its beforeAll; the commands run as a user
+ * The local rig for test/local/access.test.ts (`npm run access`, SPEC 8): started once
+ * (useAccessRig), and these live bindings are set by its beforeAll; the commands run as a user
  * runs them, and the helpers read what they changed in Cognito and in the table.
  */
 import { jest } from '@jest/globals';
@@ -25,34 +25,34 @@ import {
   DEMO_PASSWORD,
   signInTokens,
 } from '../../local/cognito/user-pool.ts';
-import { startLocalStack, type LocalStack } from '../../local/stack/stack.ts';
-import { testStackOptions } from './shared-dynamodb.ts';
+import { startLocalRig, type LocalRig } from '../../local/rig/rig.ts';
+import { testRigOptions } from './shared-dynamodb.ts';
 
 const run = promisify(execFile);
 
 let dataDir: string;
-export let stack: LocalStack;
+export let rig: LocalRig;
 export let cognito: CognitoIdentityProviderClient;
 let dynamoDb: DynamoDBClient;
-// Loaded once the stack has started: jest's ES module linker fails when this test and the stack's
+// Loaded once the rig has started: jest's ES module linker fails when this test and the rig's
 // own dynamic import load the SDK at the same time.
 let sdk: typeof import('@aws-sdk/client-dynamodb');
 
-/** Starts the local stack before the file's tests, stops it after them. */
+/** Starts the local rig before the file's tests, stops it after them. */
 
-export function useAccessStack(): void {
+export function useAccessRig(): void {
   // Each test runs `npm run access` (a Node.js process) once or several times: seconds each on a quiet
   // machine, tens of seconds with two busy loops beside the run.
   jest.setTimeout(120_000);
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'access-test-'));
-    stack = await startLocalStack(testStackOptions(dataDir));
-    cognito = cognitoClient(stack.cognito.endpoint);
+    rig = await startLocalRig(testRigOptions(dataDir));
+    cognito = cognitoClient(rig.cognito.endpoint);
     sdk = await import('@aws-sdk/client-dynamodb');
     dynamoDb = new sdk.DynamoDBClient({
       region: 'us-east-1',
-      endpoint: stack.dynamoDbEndpoint,
+      endpoint: rig.dynamoDbEndpoint,
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });
   }, 90_000);
@@ -60,7 +60,7 @@ export function useAccessStack(): void {
   afterAll(async () => {
     cognito?.destroy();
     dynamoDb?.destroy();
-    await stack?.stop();
+    await rig?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 }
@@ -74,7 +74,7 @@ interface CommandOptions {
   env?: Record<string, string>;
 }
 
-/** `node bin/<name>.ts <args>` against this test's stack, as `npm run <name>` runs it. */
+/** `node bin/<name>.ts <args>` against this test's rig, as `npm run <name>` runs it. */
 export async function command(
   name: 'access' | 'audit' | 'token',
   args: readonly string[],
@@ -108,7 +108,7 @@ export async function staffUser(
   email: string,
   groups: readonly string[] = [],
 ): Promise<{ email: string; username: string; sub: string }> {
-  const userPoolId = stack.cognito.userPoolId;
+  const userPoolId = rig.cognito.userPoolId;
   await createUser(cognito, userPoolId, email);
   for (const group of groups) {
     await cognito.send(
@@ -134,7 +134,7 @@ const totpSecrets = new Map<string, string>();
 export async function signIn(email: string): Promise<Tokens> {
   const tokens = await signInTokens({
     client: cognito,
-    clientId: stack.cognito.clientId,
+    clientId: rig.cognito.clientId,
     username: email,
     password: DEMO_PASSWORD,
     totpSecret: totpSecrets.get(email),
@@ -153,7 +153,7 @@ export async function refresh(refreshToken: string): Promise<string> {
   const result = await cognito.send(
     new InitiateAuthCommand({
       AuthFlow: 'REFRESH_TOKEN_AUTH',
-      ClientId: stack.cognito.clientId,
+      ClientId: rig.cognito.clientId,
       AuthParameters: { REFRESH_TOKEN: refreshToken },
     }),
   );
@@ -164,7 +164,7 @@ export async function refresh(refreshToken: string): Promise<string> {
 export async function accessState(sub: string): Promise<Record<string, number> | undefined> {
   const { Item } = await dynamoDb.send(
     new sdk.GetItemCommand({
-      TableName: stack.tableName,
+      TableName: rig.tableName,
       Key: { pk: { S: `USER#${sub}` }, sk: { S: 'ACCESS' } },
       ConsistentRead: true,
     }),
@@ -179,7 +179,7 @@ export async function accessState(sub: string): Promise<Record<string, number> |
 
 export async function groupsOf(username: string): Promise<string[]> {
   const { Groups } = await cognito.send(
-    new AdminListGroupsForUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: username }),
+    new AdminListGroupsForUserCommand({ UserPoolId: rig.cognito.userPoolId, Username: username }),
   );
   return (Groups ?? []).map((g) => g.GroupName!);
 }
@@ -187,7 +187,7 @@ export async function groupsOf(username: string): Promise<string[]> {
 /** Everything the access command could change: every user with groups, every USER# item. */
 export async function snapshot(): Promise<unknown> {
   const { Users } = await cognito.send(
-    new ListUsersCommand({ UserPoolId: stack.cognito.userPoolId }),
+    new ListUsersCommand({ UserPoolId: rig.cognito.userPoolId }),
   );
   const users = await Promise.all(
     (Users ?? []).map(async (u) => ({
@@ -199,7 +199,7 @@ export async function snapshot(): Promise<unknown> {
   );
   const { Items } = await dynamoDb.send(
     new sdk.ScanCommand({
-      TableName: stack.tableName,
+      TableName: rig.tableName,
       FilterExpression: 'begins_with(pk, :p)',
       ExpressionAttributeValues: { ':p': { S: 'USER#' } },
       ConsistentRead: true,
@@ -210,7 +210,7 @@ export async function snapshot(): Promise<unknown> {
 
 /** The API's status for a GET with this token. */
 export async function status(path: string, token: string): Promise<number> {
-  const res = await fetch(`${stack.apiUrl}${path}`, {
+  const res = await fetch(`${rig.apiUrl}${path}`, {
     headers: { authorization: `Bearer ${token}` },
   });
   await res.arrayBuffer();
@@ -219,7 +219,7 @@ export async function status(path: string, token: string): Promise<number> {
 
 export async function isEnabled(username: string): Promise<boolean | undefined> {
   const got = await cognito.send(
-    new AdminGetUserCommand({ UserPoolId: stack.cognito.userPoolId, Username: username }),
+    new AdminGetUserCommand({ UserPoolId: rig.cognito.userPoolId, Username: username }),
   );
   return got.Enabled;
 }

@@ -1,7 +1,7 @@
 /**
  * Issue 30: the tools (token, access, audit, import) run from a second terminal without
- * LOCAL_DATA_DIR find a local stack started with another one, through the pointer it leaves in
- * the project's `.local/running/` (local/stack/state.ts); when they cannot tell which, they say which
+ * LOCAL_DATA_DIR find a local rig started with another one, through the pointer it leaves in
+ * the project's `.local/running/` (local/rig/state.ts); when they cannot tell which, they say which
  * LOCAL_DATA_DIR to set. Here with a home of the test's own (`home`, standing for `.local`),
  * then once through `npm run token` and the project's own `.local`.
  */
@@ -13,20 +13,20 @@ import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import {
   DEFAULT_DATA_DIR,
-  LocalStackNotRunning,
+  LocalRigNotRunning,
   readLocalState,
   removeOwnRunningPointer,
   runningDataDir,
   runningElsewhere,
   writeRunningPointer,
-} from '../../local/stack/state.ts';
+} from '../../local/rig/state.ts';
 
 const run = promisify(execFile);
-const root = mkdtempSync(join(tmpdir(), 'running-stack-'));
+const root = mkdtempSync(join(tmpdir(), 'running-rig-'));
 let n = 0;
 
 /** A data directory whose state.json names `pid` (this process: alive). */
-function stackDir(pid: number = process.pid): string {
+function rigDir(pid: number = process.pid): string {
   const dir = join(root, `data-${(n += 1)}`);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'state.json'), JSON.stringify({ pid, apiUrl: 'http://127.0.0.1:1' }));
@@ -47,7 +47,7 @@ function notRunning(dataDir: string, at: string): string {
   try {
     readLocalState(dataDir, at);
   } catch (error) {
-    expect(error).toBeInstanceOf(LocalStackNotRunning);
+    expect(error).toBeInstanceOf(LocalRigNotRunning);
     return (error as Error).message;
   }
   throw new Error('readLocalState did not throw');
@@ -55,9 +55,9 @@ function notRunning(dataDir: string, at: string): string {
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-test('no LOCAL_DATA_DIR, nothing in .local: the one stack a pointer names', () => {
+test('no LOCAL_DATA_DIR, nothing in .local: the one rig a pointer names', () => {
   const at = home();
-  const data = stackDir();
+  const data = rigDir();
   expect(runningDataDir({}, at)).toBe(at);
   writeRunningPointer(data, at);
   expect(runningElsewhere(at)).toEqual([{ dataDir: data, pid: process.pid }]);
@@ -68,46 +68,46 @@ test('no LOCAL_DATA_DIR, nothing in .local: the one stack a pointer names', () =
   expect(runningDataDir({}, at)).toBe(at);
 });
 
-test('a stack running in .local itself comes first; a stack started in .local leaves no pointer', () => {
+test('a rig running in .local itself comes first; a rig started in .local leaves no pointer', () => {
   const at = home();
   writeFileSync(join(at, 'state.json'), JSON.stringify({ pid: process.pid }));
-  writeRunningPointer(stackDir(), at);
+  writeRunningPointer(rigDir(), at);
   expect(runningDataDir({}, at)).toBe(at);
   writeRunningPointer(at, at);
   expect(runningElsewhere(at)).toHaveLength(1);
 });
 
-test('a pointer whose process is gone, or whose data directory now names another process, is no stack', () => {
+test('a pointer whose process is gone, or whose data directory now names another process, is no rig', () => {
   const at = home();
-  const stopped = stackDir(deadPid());
+  const stopped = rigDir(deadPid());
   writeRunningPointer(stopped, at);
-  const restarted = stackDir();
+  const restarted = rigDir();
   writeRunningPointer(restarted, at);
-  // As if the pointer's process died and another stack (another pid) now runs in that directory.
+  // As if the pointer's process died and another rig (another pid) now runs in that directory.
   writeFileSync(join(restarted, 'state.json'), JSON.stringify({ pid: deadPid() }));
   expect(runningElsewhere(at)).toEqual([]);
   expect(runningDataDir({}, at)).toBe(at);
   expect(notRunning(at, at)).toBe(
-    `the local stack is not running (no ${join(at, 'state.json')}): start it with \`npm start\``,
+    `the local rig is not running (no ${join(at, 'state.json')}): start it with \`npm start\``,
   );
 });
 
-test('two stacks elsewhere: not running, and which LOCAL_DATA_DIR to set for each', () => {
+test('two rigs elsewhere: not running, and which LOCAL_DATA_DIR to set for each', () => {
   const at = home();
-  const [a, b] = [stackDir(), stackDir()].sort() as [string, string];
+  const [a, b] = [rigDir(), rigDir()].sort() as [string, string];
   writeRunningPointer(b, at);
   writeRunningPointer(a, at);
   expect(runningDataDir({}, at)).toBe(at);
   expect(notRunning(at, at)).toBe(
-    `the local stack is not running (no ${join(at, 'state.json')}): start it with \`npm start\`` +
+    `the local rig is not running (no ${join(at, 'state.json')}): start it with \`npm start\`` +
       `; some are running with their data elsewhere: set one of ` +
       `LOCAL_DATA_DIR=${a} (pid ${process.pid}), LOCAL_DATA_DIR=${b} (pid ${process.pid})`,
   );
 });
 
-test('LOCAL_DATA_DIR set where no stack runs: which one to set instead', () => {
+test('LOCAL_DATA_DIR set where no rig runs: which one to set instead', () => {
   const at = home();
-  const data = stackDir();
+  const data = rigDir();
   writeRunningPointer(data, at);
   const wrong = join(root, 'nothing-here');
   expect(runningDataDir({ LOCAL_DATA_DIR: wrong }, at)).toBe(wrong);
@@ -116,15 +116,15 @@ test('LOCAL_DATA_DIR set where no stack runs: which one to set instead', () => {
   );
 });
 
-/** A developer's own stacks, in the project's `.local` or elsewhere, would change the answer. */
-const projectStacksRun =
+/** A developer's own rigs, in the project's `.local` or elsewhere, would change the answer. */
+const projectRigsRun =
   existsSync(join(DEFAULT_DATA_DIR, 'state.json')) || runningElsewhere().length > 0;
 
-(projectStacksRun ? test.skip : test)(
-  'npm run token from another terminal, without LOCAL_DATA_DIR, reaches the stack through its pointer',
+(projectRigsRun ? test.skip : test)(
+  'npm run token from another terminal, without LOCAL_DATA_DIR, reaches the rig through its pointer',
   async () => {
-    // A stack's state that names no Cognito: the command says so, naming the file it read.
-    const data = stackDir();
+    // A rig's state that names no Cognito: the command says so, naming the file it read.
+    const data = rigDir();
     // What this test makes in the project's `.local`, it removes (emptied directories only).
     const made = [DEFAULT_DATA_DIR, join(DEFAULT_DATA_DIR, 'running')].filter(
       (d) => !existsSync(d),
@@ -148,7 +148,7 @@ const projectStacksRun =
         try {
           rmdirSync(dir);
         } catch {
-          // another stack's pointer arrived meanwhile: the directory stays
+          // another rig's pointer arrived meanwhile: the directory stays
         }
       }
     }

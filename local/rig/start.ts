@@ -1,12 +1,12 @@
 /**
- * `npm start`: the whole stack on this machine, data under .local/, the API on
+ * `npm start`: the whole rig on this machine, data under .local/, the API on
  * http://127.0.0.1:${PORT:-3000}. Ctrl-C (or SIGTERM) stops everything.
  */
 import { plural } from '../../core/plural.ts';
 import { execFileSync } from 'node:child_process';
 import { relative } from 'node:path';
 import { CUSTOMER_READERS_GROUP } from '../../core/groups.ts';
-import type { LocalStack } from './stack.ts';
+import type { LocalRig } from './rig.ts';
 import { checkStartSettings, StartSettingError, type StartSettings } from './start-settings.ts';
 import { removeOwnRunningPointer, writeRunningPointer } from './state.ts';
 
@@ -20,9 +20,9 @@ try {
   process.exit(2);
 }
 // Loaded only once the settings hold: a refusal comes before the emulators' modules load.
-const [{ startLocalStack }, { DEMO_PASSWORD, DEMO_USERS }, { DOCS_PATH }, { STAFF_APP_PATH }] =
+const [{ startLocalRig }, { DEMO_PASSWORD, DEMO_USERS }, { DOCS_PATH }, { STAFF_APP_PATH }] =
   await Promise.all([
-    import('./stack.ts'),
+    import('./rig.ts'),
     import('../cognito/user-pool.ts'),
     import('../gateway/docs-page.ts'),
     import('../../staff-app/files.ts'),
@@ -32,21 +32,21 @@ const shownDir = relative(process.cwd(), dataDir).startsWith('..')
   ? dataDir
   : relative(process.cwd(), dataDir) || '.';
 
-let stack: LocalStack | undefined;
+let rig: LocalRig | undefined;
 let stopping = false;
 
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
-  if (!stack) return; // still starting: stopped as soon as it is up (see below)
-  console.log(`\n${signal}: stopping the local stack...`);
+  if (!rig) return; // still starting: stopped as soon as it is up (see below)
+  console.log(`\n${signal}: stopping the local rig...`);
   const force = setTimeout(() => {
     console.error('Could not stop everything within 15 s; exiting anyway');
     process.exit(1);
   }, 15_000);
   try {
     removeOwnRunningPointer(dataDir);
-    await stack.stop();
+    await rig.stop();
     console.log('Stopped.');
   } catch (error) {
     console.error(`Error while stopping: ${(error as Error).message}`);
@@ -63,7 +63,7 @@ process.on('SIGHUP', () => void shutdown('SIGHUP'));
 /**
  * The processes that launched us: under `npm start`, `sh` and `npm`. npm does not
  * pass a SIGTERM on to the script, so when any of them goes away we stop too, rather than leave
- * the stack (and its Java process) running with nobody to stop it.
+ * the rig (and its Java process) running with nobody to stop it.
  */
 function launchers(): number[] {
   const chain: number[] = [];
@@ -97,9 +97,9 @@ setInterval(() => {
   if (process.ppid !== originalParent || !watched.every(alive)) void shutdown('parent exited');
 }, 1000).unref();
 
-console.log(`Starting the local stack (data in ${shownDir}/) ...`);
+console.log(`Starting the local rig (data in ${shownDir}/) ...`);
 try {
-  stack = await startLocalStack({
+  rig = await startLocalRig({
     port: settings.ports.PORT,
     dataDir,
     ports: {
@@ -114,14 +114,14 @@ try {
   const hint = /already in use/.test(message)
     ? '\n(the ports can be changed with PORT, DYNAMODB_PORT, COGNITO_PORT and S3_PORT; 0 = any free port)'
     : '';
-  console.error(`\nThe local stack could not start: ${message}${hint}`);
+  console.error(`\nThe local rig could not start: ${message}${hint}`);
   process.exit(1);
 }
 if (stopping) {
   stopping = false;
   await shutdown('SIGINT');
 }
-// Started with another LOCAL_DATA_DIR: the tools in other terminals find it (local/stack/state.ts).
+// Started with another LOCAL_DATA_DIR: the tools in other terminals find it (local/rig/state.ts).
 try {
   writeRunningPointer(dataDir);
 } catch (error) {
@@ -130,23 +130,23 @@ try {
 
 // Since this process started (npm adds about half a second before it).
 const seconds = process.uptime().toFixed(1);
-const api = stack.apiUrl;
+const api = rig.apiUrl;
 const env = process.env.LOCAL_DATA_DIR ? `LOCAL_DATA_DIR=${process.env.LOCAL_DATA_DIR} ` : '';
 const token = (user: string) => `$(${env}npm run --silent token -- ${user})`;
 const [teller, compliance] = DEMO_USERS.map((u) => u.username) as [string, string];
-const seeded = stack.seeded
-  ? `; demo data imported (${plural(stack.seeded.transactions, 'transaction')}, ${plural(stack.seeded.customers, 'customer')})`
+const seeded = rig.seeded
+  ? `; demo data imported (${plural(rig.seeded.transactions, 'transaction')}, ${plural(rig.seeded.customers, 'customer')})`
   : '';
 
 console.log(`
-Local stack ready in ${seconds} s${seeded}
+Local rig ready in ${seconds} s${seeded}
 
   Staff page       ${api}${STAFF_APP_PATH}  (sign in as a demo user: password ${DEMO_PASSWORD}, code from the command below)
   API              ${api}
   API docs         ${api}${DOCS_PATH}  (try it in a browser, with a token from the command below)
-  DynamoDB Local   ${stack.dynamoDbEndpoint}  (table ${stack.tableName})
-  Cognito (local)  ${stack.cognito.endpoint}  (user pool ${stack.cognito.userPoolId}, app client ${stack.cognito.clientId})
-  S3 (local)       ${stack.s3Endpoint}  (bucket ${stack.bucketName})
+  DynamoDB Local   ${rig.dynamoDbEndpoint}  (table ${rig.tableName})
+  Cognito (local)  ${rig.cognito.endpoint}  (user pool ${rig.cognito.userPoolId}, app client ${rig.cognito.clientId})
+  S3 (local)       ${rig.s3Endpoint}  (bucket ${rig.bucketName})
 
 Demo users: ${teller} (no group), ${compliance} (in ${CUSTOMER_READERS_GROUP}),
   restored to this at every start (enabled, these groups) whatever \`npm run access\` did to them
