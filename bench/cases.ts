@@ -135,7 +135,7 @@ export const LOOKUP_CASES: Record<string, LookupCase> = {
   'customer name (10 namesakes)': {
     name: 'customer name (10 namesakes)',
     event: benchEvent(routeKeyOf(ROUTES.findCustomers), {}, `last_name=${NAMESAKE}`),
-    // A last name alone still narrows the sort key to `<last>#` (lookup-requests.ts).
+    // A last name alone still narrows the sort key to `<last>#` (functions/shared/lookup-requests.ts).
     query: lookupQuery(INDEXES.lastName, 'customer', namesake, false, namePrefix(namesake, '')),
     summaries: PAGE,
     referenceSub: REFERENCE_SUB,

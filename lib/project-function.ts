@@ -28,7 +28,8 @@ import { AUDIT_RETENTION, removalPolicyFor } from './retention.ts';
 
 /**
  * The Node.js built-ins the bundles import, each through its stand-in in functions/sdk/builtins/
- * (`fs-promises.ts` stands in for `node:fs/promises`): see functions/sdk/README.md.
+ * (functions/sdk/builtins/fs-promises.ts stands in for `node:fs/promises`). Why is in
+ * functions/sdk/README.md.
  */
 const BUILTINS = 'functions/sdk/builtins';
 const builtinAliases = readdirSync(join(PROJECT_ROOT, BUILTINS))

@@ -64,9 +64,10 @@ const task = (step: Step, resource: string, rest: Record<string, unknown>) => ({
 });
 
 /**
- * The execution attempt a step runs in: the execution (its ARN, which a redrive keeps) and its
- * redrive count, read when the state runs, so a redrive's parts and Report know they are the
- * redrive's (a failed attempt's cancel marker stops that attempt's parts only: work-folder.ts).
+ * The execution attempt a step runs in: the execution's ARN, which a redrive keeps, and its
+ * redrive count, read when the state runs. A redrive's parts and Report so know they are the
+ * redrive's, and a failed attempt's cancel marker stops that attempt's parts only
+ * (import/steps/work-folder.ts).
  */
 const attempt = {
   'execution.$': '$.execution.id',
@@ -197,8 +198,9 @@ export function importWorkflowDefinition(r: ImportWorkflowResources): Record<str
         ],
         Next: 'Notify',
       }),
-      // Report itself failed (an exception, its time limit, its memory): the same function again,
-      // told only the error's name, writes a report that says so and reads nothing (report.ts).
+      // When Report itself fails (an exception, its time limit, its memory), the same function
+      // runs again, told only the error's name. It then writes a report that says so and reads
+      // nothing (import/steps/report.ts).
       ReportFallback: task('Report', r.reportFunctionArn, { ...reportFallback, Next: 'Notify' }),
       Notify: {
         Type: 'Choice',

@@ -3,9 +3,9 @@
  * of staff does for a year (bench/sporadic-reads.ts) against DynamoDB Local, and each
  * read-budget store's access-state requests are counted with the write and read units DynamoDB
  * reports, what stays stored for the user, and the time of a GET's access requests at the start
- * and at the end of the year. The cost section runs the production gate (functions/shared/
- * access.ts); `npx node bench/access-state-candidates.ts` also runs the candidates that were not
- * chosen, written out as they would be, with the same budget and window.
+ * and at the end of the year. The cost section runs the production gate
+ * (functions/shared/access.ts). `npx node bench/access-state-candidates.ts` also runs the
+ * candidates that were not chosen, written out as they would be, with the same budget and window.
  */
 import {
   DynamoDBClient,

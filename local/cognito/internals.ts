@@ -1,8 +1,8 @@
 /**
- * The parts of cognito-local 5.3.0's internals that the local wrappers (cognito-access.ts,
- * cognito-mfa.ts) reach into, typed once: its user and user pool service
- * (services/userPoolService.d.ts), its router, its error classes (the server turns them into
- * Cognito's 400 answers) and its TOTP service.
+ * The parts of cognito-local 5.3.0's internals that the local wrappers (access.ts and mfa.ts)
+ * and server.ts reach into, typed once here. They are its user and user pool service
+ * (services/userPoolService.d.ts in the package), its router, its TOTP service and its error
+ * classes, which the server turns into Cognito's 400 answers.
  */
 import { createRequire } from 'node:module';
 

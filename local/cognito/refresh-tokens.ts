@@ -1,16 +1,16 @@
 /**
  * The refresh tokens the local Cognito keeps, bounded (issue 30). cognito-local 5.3.0 appends
  * each sign-in's refresh token to the user's `RefreshTokens` in the pool's JSON file under
- * `.local/cognito/db/`, never drops one (nor checks their expiry), and rewrites the whole file at
- * every sign-in: a file that only grows, rewritten each time (its size:
- * docs/decisions/0013-every-store-has-a-bound.md).
+ * `.local/cognito/db/`. It never drops one, nor checks their expiry, and it rewrites the whole
+ * file at every sign-in. The file would only grow, and every sign-in would write more of it
+ * (docs/decisions/0013-every-store-has-a-bound.md).
  *
- * The workaround, all of it here: the user pool service factory, which cognito-local takes as a
- * constructor argument (local/cognito/user-pool.ts passes this wrapper), returns its own services with
- * `storeRefreshToken` dropping the user's oldest tokens before cognito-local appends the new one,
- * and prunes a pool file written before this at start. REFRESH_TOKEN_AUTH finds the user by a
- * token in that list: the newest MAX_REFRESH_TOKENS_PER_USER sign-ins of a user can refresh,
- * an older one is answered NotAuthorizedException, as a revoked token is. Remove this file when
+ * The whole workaround is here. cognito-local takes its user pool service factory as a
+ * constructor argument, and server.ts passes it this wrapper. Its services drop the user's oldest
+ * tokens in `storeRefreshToken` before cognito-local appends the new one, and prune a pool file
+ * written before the bound when they are created. REFRESH_TOKEN_AUTH finds the user by a
+ * token in that list, so the newest MAX_REFRESH_TOKENS_PER_USER sign-ins of a user can refresh.
+ * An older one is answered NotAuthorizedException, as a revoked token is. Remove this file when
  * cognito-local bounds or expires the tokens it stores.
  */
 
@@ -45,8 +45,8 @@ export function withBoundedRefreshTokens(
       const pool = (await inner.create(ctx, clientsDataStore, defaultOptions)) as UserPoolService;
       const store = pool.storeRefreshToken.bind(pool);
       pool.storeRefreshToken = (ctx, refreshToken, user) => {
-        // In place, as cognito-local appends: two sign-ins of one user at once share this array
-        // (the stored user object), so neither's token is lost to the other's save.
+        // Trimmed in place, as cognito-local appends. Two sign-ins of one user at once share this
+        // array (the stored user object), so neither's token is lost to the other's save.
         const tokens = user.RefreshTokens;
         if (Array.isArray(tokens) && tokens.length >= max)
           tokens.splice(0, tokens.length - max + 1);

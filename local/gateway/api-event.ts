@@ -1,8 +1,8 @@
 /**
- * API Gateway HTTP API events (payload format 2.0) and Lambda contexts as the deployed API hands
- * them to a function: one builder for the local gateway, the benchmark and the tests, so that what
- * a handler sees locally is what it sees on AWS. Pure: no I/O, no clock, no randomness (callers
- * pass times and ids in).
+ * API Gateway HTTP API events (payload format 2.0) and Lambda contexts, as the deployed API hands
+ * them to a function. The local gateway, the benchmark and the tests share this one builder, so
+ * that a handler sees locally what it sees on AWS. It does no I/O and reads no clock and no
+ * randomness, so callers pass times and ids in.
  */
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 

@@ -1,8 +1,8 @@
 /**
- * The JWT authorizer as API Gateway's runs it in front of every route: the token from the
- * Authorization header ("Bearer " optional), RS256 signed by a key of the user pool's JWKS, the
- * pool's issuer, not expired, not issued in the future, and `aud` (or, without `aud`,
- * `client_id`) one of the app clients.
+ * The JWT authorizer, as API Gateway runs it in front of every route. The token comes from the
+ * Authorization header, "Bearer " optional. It passes when it is signed RS256 by a key of the user
+ * pool's JWKS, carries the pool's issuer, is neither expired nor issued in the future, and names
+ * one of the app clients in `aud` (or, without `aud`, in `client_id`).
  */
 import { JwtVerifier } from 'aws-jwt-verify';
 import type { Jwks } from 'aws-jwt-verify/jwk';

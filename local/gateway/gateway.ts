@@ -1,11 +1,14 @@
 /**
- * A local stand-in for the deployed API Gateway HTTP API: routes from core/routes.ts, a JWT
- * (Cognito) authorizer in front of every route, payload format 2.0 events, and the route's Lambda
- * handler — the very module that is deployed — imported and invoked in-process.
+ * A local stand-in for the deployed API Gateway HTTP API. It serves the routes of core/routes.ts,
+ * checks a Cognito JWT in front of every route, and invokes the route's Lambda handler in-process
+ * with a payload format 2.0 event. The handler is the very module that is deployed, so what runs
+ * locally is what runs on AWS.
  *
- * The pieces: gateway-server.ts (the steps of a request), gateway-routing.ts, gateway-pages.ts
- * (the stack's own pages), gateway-authorizer.ts, gateway-request.ts and api-event.ts (the
- * event), gateway-lambda.ts (handlers, context, timeout), gateway-response.ts, gateway-logs.ts.
+ * Each step lives in a file beside this one. server.ts takes a request through the steps in
+ * order. routing.ts finds the route, authorizer.ts checks the token, and request.ts and
+ * api-event.ts build the event. lambda.ts imports and runs the handler, response.ts turns its
+ * result into an answer, and logs.ts writes the access and error logs. pages.ts, docs-page.ts
+ * and staff-app-pages.ts serve the local rig's own pages, which the deployed API does not have.
  */
 import { createServer, type Server } from 'node:http';
 import { routes as deployedRoutes, type Route } from '../../core/routes.ts';

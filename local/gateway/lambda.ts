@@ -1,7 +1,7 @@
 /**
- * The Lambda side of the local gateway: the route's handler imported once per route (a failed
- * init is retried on the next invocation, as Lambda does), a context per invocation, and the
- * function timeout.
+ * The Lambda side of the local gateway. A route's handler is imported once; a failed init is
+ * retried on the next invocation, as Lambda does. Each invocation gets a context of its own and
+ * is held to the function timeout.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';

@@ -1,7 +1,8 @@
 /**
- * The local gateway's two logs, in the deployed shapes: the access log (one line per request, as
- * lib/api.ts ACCESS_LOG_FIELDS has it) and the errors, as Lambda's JSON log format writes an
- * uncaught function error, or as the gateway reports its own failures.
+ * The local gateway's two logs, in the deployed shapes, so that a reader of one knows the other.
+ * The access log has one line per request, with the fields of ACCESS_LOG_FIELDS in lib/api.ts.
+ * The error log has each uncaught function error as Lambda's JSON log format writes it, and the
+ * gateway's own failures.
  */
 
 export interface AccessLogEntry {

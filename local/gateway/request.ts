@@ -1,7 +1,7 @@
 /**
- * An HTTP request as API Gateway turns it into a payload format 2.0 event: headers lower-cased
- * and joined, cookies apart, the forwarding headers API Gateway adds, the query string parsed,
- * a body as text or base64 by its content type.
+ * An HTTP request as API Gateway turns it into a payload format 2.0 event. Headers are
+ * lower-cased and joined, cookies are kept apart, and API Gateway's forwarding headers are added.
+ * The query string is parsed, and the body is passed as text or as base64, by its content type.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';

@@ -1,12 +1,12 @@
 /**
  * The stage's lifecycle of the import bucket (lib/import-drop.ts, core/retention.ts), kept by
- * the local drop itself: the local S3 has no lifecycle rules. Without it, every local import
- * left its upload and its work files, several times the file's size, for good
+ * the local drop itself because the local S3 has no lifecycle rules. Without it, every local
+ * import left its upload and its work files, several times the file's size, for good
  * (docs/decisions/0013-every-store-has-a-bound.md).
- * - Work files go as soon as their import has its report: nothing reads them after it, and they
+ * - Work files go as soon as their import has its report. Nothing reads them after it, and they
  *   are copies of the file's records.
- * - Uploads go after IMPORT_RETENTION.filesDays, reports after reportsDays, as in a stage: swept
- *   at each local import.
+ * - Uploads go after IMPORT_RETENTION.filesDays and reports after reportsDays, as in a stage.
+ *   Each local import sweeps them.
  */
 import { DeleteObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { IMPORT_RETENTION } from '../../core/retention.ts';
@@ -14,9 +14,9 @@ import { DAY_MS } from '../../core/times.ts';
 import { PREFIX, keysUnder, workFolder } from '../../import/steps/work-folder.ts';
 
 /**
- * One at a time: the local S3 removes an object's emptied folders as it deletes it, and two
- * deletes in one folder at once race (InternalError). A few hundred keys an import: one at a
- * time is quick enough (docs/decisions/0013-every-store-has-a-bound.md).
+ * Deletes one key at a time. The local S3 removes an object's emptied folders as it deletes it,
+ * so two deletes in one folder at once race (InternalError). An import has a few hundred keys,
+ * few enough to delete one at a time (docs/decisions/0013-every-store-has-a-bound.md).
  */
 async function deleteKeys(s3: S3Client, bucket: string, keys: readonly string[]): Promise<void> {
   for (const key of keys) await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));

@@ -1,12 +1,14 @@
 /**
- * aws-local-stepfunctions for the local drop (local/step-functions/import-runner.ts) without the three modules
- * it imports up front and the local drop never calls: the Lambda client and the Cognito
- * credential provider (every Task runs a local handler: the runner refuses a Task without one)
- * and asl-validator (the runner skips validation: `noValidate`; the stage's definition is checked
- * by cfn-lint and its own tests). Each is replaced, for that package alone, by a module that
- * throws if called. What it saves: docs/performance.md, "The local drop's library". Remove:
- * import the package directly.
- * Node.js's own loader only: under jest the package loads whole.
+ * aws-local-stepfunctions for the local drop (import-runner.ts), without three modules it imports
+ * up front that the local drop never calls. Loading them made each local import slower for
+ * nothing (see "The local drop's library" in docs/performance.md).
+ *
+ * The Lambda client and the Cognito credential provider go because every Task runs a local
+ * handler, and the runner refuses a Task without one. asl-validator goes because the runner skips
+ * validation (`noValidate`); cfn-lint and the stage's own tests check its definition. For that
+ * package alone, each is replaced by a module that throws if called. Only Node.js's own loader
+ * takes the hook, so under jest the package loads whole. To remove this file, import the package
+ * directly.
  */
 import { registerHooks } from 'node:module';
 
@@ -38,7 +40,7 @@ export async function loadStepFunctions(): Promise<typeof import('aws-local-step
         },
       });
     } catch {
-      // Jest's module sandbox refuses loader hooks (jest 30): the package loads whole there.
+      // Jest's module sandbox (jest 30) refuses loader hooks, so the package loads whole there.
     }
   }
   return import('aws-local-stepfunctions');

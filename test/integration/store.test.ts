@@ -358,7 +358,8 @@ describe('corrupt stored records: a 500 that shows nothing of them', () => {
       "an ID photo key under the signatures' prefix",
       (c: Record<string, unknown>) => void (c.id_photo = 'signatures/1.png'),
     ],
-    // DynamoDB types no record stores: refused while the item is read (attribute-values.ts).
+    // DynamoDB types that no record stores are refused while the item is read
+    // (functions/sdk/attribute-values.ts).
     ['a string set', (c: Record<string, unknown>) => void (c.tin = new Set(['TIN-SECRET-172']))],
     ['binary', (c: Record<string, unknown>) => void (c.sss = new Uint8Array([1, 7, 2]))],
     [

@@ -11,7 +11,10 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import TestSequencer from '@jest/test-sequencer';
 
-/** `import './access/verbs.ts';`: a half in a folder beside the entry file. */
+/**
+ * An import such as `import './<folder>/<file>.ts';`: it names a half of the entry file, in a
+ * folder beside it.
+ */
 const HALF = /^import\s+(?:[^'"]*from\s+)?['"](\.\/[^'"]+\/[^'"]+)['"]/gm;
 
 /** `@slow` in the file's first docblock. */

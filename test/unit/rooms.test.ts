@@ -119,7 +119,8 @@ test("the architecture's two walks name real files, each once", () => {
   expect(walks).toHaveLength(2);
   for (const walk of walks) {
     const named = [...walk.matchAll(/`([a-z-]+\/[\w/.-]+\.ts)`/g)].map((m) => m[1]!);
-    // A bare file name after a path names a file beside it: `customers.ts`.
+    // Only full paths are checked. A bare name such as `<name>.ts` after a path names a file
+    // beside that one.
     expect(named.length).toBeGreaterThan(15);
     expect(named.filter((file) => !known.has(file))).toEqual([]);
     expect(named.filter((file, i) => named.indexOf(file) !== i)).toEqual([]);

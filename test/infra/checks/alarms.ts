@@ -295,7 +295,7 @@ describe.each(stages)('math alarms fire on one series alone, %s', (_name, get) =
 
 /**
  * Issue 17: traces as they are. HTTP APIs send no traces to X-Ray and nothing in the bundles
- * instruments the SDK (lambda-bundles.test.ts), so a trace holds Lambda's segments only; the
+ * instruments the SDK (test/infra/lambda-bundles.test.ts), so a trace holds Lambda's segments only; the
  * alarm descriptions and docs/operations/alarms.md say so and promise nothing more.
  */
 describe.each(stages)('what a trace holds, %s', (_name, get) => {
