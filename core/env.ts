@@ -4,6 +4,7 @@
  * A value that cannot be used is a ConfigError naming the variable and what it must be.
  */
 import { DEFAULT_TIME_ZONE, TIME_ZONE_RULE, isTimeZone } from './settings.ts';
+import { parseZoneOffsets, type ZoneOffsets } from './times.ts';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -42,4 +43,18 @@ export function timeZoneFromEnv(env: Env, name: string): string {
   if (!isTimeZone(zone))
     throw new ConfigError(`${name} must be ${TIME_ZONE_RULE}, got: ${JSON.stringify(zone)}`);
   return zone;
+}
+
+/** The zone's table (core/times.ts), when the stage gave one; a table that is not the zone's is refused. */
+export function zoneOffsetsFromEnv(
+  env: Env,
+  name: string,
+  timeZone: string,
+): ZoneOffsets | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const table = parseZoneOffsets(raw, timeZone);
+  if (table === undefined)
+    throw new ConfigError(`${name} must be the table of ${timeZone}'s offsets the stage computes`);
+  return table;
 }

@@ -1,9 +1,11 @@
 /**
  * The names of the functions' environment variables, written once: the stack sets them
- * (lib/api.ts, lib/import-drop.ts), the local stack points them at the emulators
- * (local/stack/stack.ts), and the functions read them when they start (functions/shared/config.ts,
+ * (lib/api.ts, lib/import-drop.ts), the local rig points them at the emulators
+ * (local/rig/rig.ts), and the functions read them when they start (functions/shared/config.ts,
  * functions/shared/import-deps.ts). The read budgets' own names are in core/read-budgets.ts.
  */
+import { zoneOffsets } from './times.ts';
+
 export const FUNCTION_ENV = {
   tableName: 'TABLE_NAME',
   /** The files bucket, whose keys the GET functions presign. */
@@ -12,6 +14,8 @@ export const FUNCTION_ENV = {
   filesBucket: 'FILES_BUCKET',
   urlTtlSeconds: 'SIGNATURE_URL_TTL_SECONDS',
   displayTimeZone: 'DISPLAY_TIME_ZONE',
+  /** The zone's offsets (core/times.ts ZoneOffsets), as displayTimeEnv writes them. */
+  displayTimeZoneOffsets: 'DISPLAY_TIME_ZONE_OFFSETS',
   /**
    * The stage's secret that seals lookup cursors (functions/shared/cursor.ts): in a stage a
    * Secrets Manager value resolved at deploy time (lib/api.ts), locally `.local/cursor-key`.
@@ -25,3 +29,12 @@ export const FUNCTION_ENV = {
   importPartBytes: 'IMPORT_PART_BYTES',
   importWriteConcurrency: 'IMPORT_WRITE_CONCURRENCY',
 } as const;
+
+/** The zone the functions show and read times in, with its table when it has one. */
+export function displayTimeEnv(timeZone: string): Record<string, string> {
+  const table = zoneOffsets(timeZone);
+  return {
+    [FUNCTION_ENV.displayTimeZone]: timeZone,
+    ...(table ? { [FUNCTION_ENV.displayTimeZoneOffsets]: JSON.stringify(table) } : {}),
+  };
+}

@@ -24,7 +24,7 @@ import { vendedLogGroup } from './vended-logs.ts';
 import type { Route } from '../core/routes.ts';
 import { INDEX_LIST } from '../core/lookups.ts';
 import type { Settings } from '../stage/settings.ts';
-import { FUNCTION_ENV } from '../core/function-env.ts';
+import { FUNCTION_ENV, displayTimeEnv } from '../core/function-env.ts';
 
 /**
  * Stage-wide request limits. The API serves a back office; these bound the cost and the load a
@@ -132,7 +132,7 @@ export class Api extends Construct {
       [FUNCTION_ENV.tableName]: props.table.tableName,
       [FUNCTION_ENV.bucketName]: props.bucket.bucketName,
       [FUNCTION_ENV.urlTtlSeconds]: String(settings.signatureUrlTtlSeconds),
-      [FUNCTION_ENV.displayTimeZone]: settings.displayTimeZone,
+      ...displayTimeEnv(settings.displayTimeZone),
       // SPEC 8: the functions count reads per user and route against these.
       ...readBudgetsToEnv(settings.readBudgets),
       // SPEC 10: cursors are sealed with the stage's own secret; the template holds only a

@@ -33,7 +33,7 @@ import { THRESHOLDS } from './monitoring.ts';
 import { IMPORT_RETENTION, INCOMPLETE_UPLOAD_DAYS } from '../core/retention.ts';
 import { AUDIT_RETENTION, removalPolicyFor } from './retention.ts';
 import { vendedLogGroup } from './vended-logs.ts';
-import { FUNCTION_ENV } from '../core/function-env.ts';
+import { FUNCTION_ENV, displayTimeEnv } from '../core/function-env.ts';
 
 export interface ImportDropProps {
   readonly projectRoot: string;
@@ -116,7 +116,7 @@ export class ImportDrop extends Construct {
 
     const environment = {
       [FUNCTION_ENV.tableName]: props.table.tableName,
-      [FUNCTION_ENV.displayTimeZone]: props.displayTimeZone,
+      ...displayTimeEnv(props.displayTimeZone),
       ...(props.checkFiles ? { [FUNCTION_ENV.filesBucket]: props.filesBucket.bucketName } : {}),
     };
     const functions = new Map<ImportStep, ProjectFunction>();

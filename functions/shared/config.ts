@@ -1,6 +1,13 @@
 /** Configuration of the functions, read once from the environment when a function starts. */
 import { URL_TTL_RULE, URL_TTL_SECONDS, isUrlTtl } from '../../core/settings.ts';
-import { ConfigError, required, timeZoneFromEnv, type Env } from '../../core/env.ts';
+import {
+  ConfigError,
+  required,
+  timeZoneFromEnv,
+  zoneOffsetsFromEnv,
+  type Env,
+} from '../../core/env.ts';
+import type { ZoneOffsets } from '../../core/times.ts';
 import { readBudgetsFromEnv, type ReadBudgets } from '../../core/read-budgets.ts';
 import { FUNCTION_ENV } from '../../core/function-env.ts';
 
@@ -12,6 +19,8 @@ export interface Config {
   readonly signatureUrlTtlSeconds: number;
   /** IANA zone in which times are shown and imported (SPEC 3.5). */
   readonly displayTimeZone: string;
+  /** Its offsets, when the stage worked them out: times then shown without ICU. */
+  readonly displayTimeZoneOffsets: ZoneOffsets | undefined;
   /** Reads per user, route and window (SPEC 8). */
   readonly readBudgets: ReadBudgets;
   /** The secret lookup cursors are sealed with (SPEC 10): at least 32 characters. */
@@ -61,12 +70,18 @@ export function operatorSettingsFromEnv(env: Env): OperatorSettings {
 }
 
 export function loadConfig(env: Env): Config {
+  const settings = operatorSettingsFromEnv(env);
   return {
     tableName: required(env, FUNCTION_ENV.tableName),
     bucketName: required(env, FUNCTION_ENV.bucketName),
     region: required(env, 'AWS_REGION'),
     cursorKey: cursorKey(env),
-    ...operatorSettingsFromEnv(env),
+    ...settings,
+    displayTimeZoneOffsets: zoneOffsetsFromEnv(
+      env,
+      FUNCTION_ENV.displayTimeZoneOffsets,
+      settings.displayTimeZone,
+    ),
     dynamoDbEndpoint: env[FUNCTION_ENV.dynamoDbEndpoint] || undefined,
     s3Endpoint: env[FUNCTION_ENV.s3Endpoint] || undefined,
   };

@@ -6,7 +6,13 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { stdoutImportAudit } from '../../import/audit.ts';
 import { createDocumentClient } from './document-client.ts';
 import type { StepDeps } from '../../import/steps/step.ts';
-import { positiveFromEnv, required, timeZoneFromEnv, type Env } from '../../core/env.ts';
+import {
+  positiveFromEnv,
+  required,
+  timeZoneFromEnv,
+  zoneOffsetsFromEnv,
+  type Env,
+} from '../../core/env.ts';
 import { FUNCTION_ENV } from '../../core/function-env.ts';
 
 export function importDepsFromEnv(env: Env = process.env): StepDeps {
@@ -24,6 +30,11 @@ export function importDepsFromEnv(env: Env = process.env): StepDeps {
     }),
     tableName: required(env, FUNCTION_ENV.tableName),
     displayTimeZone,
+    displayTimeZoneOffsets: zoneOffsetsFromEnv(
+      env,
+      FUNCTION_ENV.displayTimeZoneOffsets,
+      displayTimeZone,
+    ),
     filesBucket: env[FUNCTION_ENV.filesBucket] || undefined,
     audit: stdoutImportAudit,
     partBytes: positiveFromEnv(env, FUNCTION_ENV.importPartBytes),

@@ -53,7 +53,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
       endpoint: config.s3Endpoint,
       credentialProvider: options.credentials,
     }),
-    times: createTimeCodec(config.displayTimeZone),
+    times: createTimeCodec(config.displayTimeZone, config.displayTimeZoneOffsets),
   };
 }
 

@@ -8,6 +8,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ImportAuditSink, Uploader } from '../audit.ts';
+import type { ZoneOffsets } from '../../core/times.ts';
 import type { ImportSummary } from '../summary.ts';
 import type { WriteSlots } from '../write-records.ts';
 import type { Part } from '../parts.ts';
@@ -132,6 +133,8 @@ export interface StepDeps {
   tableName: string;
   /** The stage's zone: times in the file are read in it (SPEC 3.5). */
   displayTimeZone: string;
+  /** Its offsets, when the stage worked them out (core/times.ts). */
+  displayTimeZoneOffsets?: ZoneOffsets | undefined;
   /** The files bucket: records naming a key it lacks are warned of (./file-check.ts). */
   filesBucket?: string;
   audit: ImportAuditSink;

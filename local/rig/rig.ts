@@ -1,5 +1,5 @@
 /**
- * The whole stack on this machine: DynamoDB Local, a local Cognito user pool, a local S3 and the
+ * The whole rig on this machine: DynamoDB Local, a local Cognito user pool, a local S3 and the
  * API gateway in front of the deployed handlers, with demo data and users on first start.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -33,7 +33,7 @@ import {
   writeLocalState,
   type LocalState,
 } from './state.ts';
-import { FUNCTION_ENV } from '../../core/function-env.ts';
+import { FUNCTION_ENV, displayTimeEnv } from '../../core/function-env.ts';
 import { DEFAULT_TIME_ZONE } from '../../core/settings.ts';
 
 export const DEFAULT_TABLE_NAME = 'currency-exchange';
@@ -41,7 +41,7 @@ export const DEMO_DATA_FILE = join(PROJECT_ROOT, 'local', 'demo-data.jsonl');
 /** The local S3's objects, under the data directory (state.json names it for the tools). */
 const s3DataDir = (dataDir: string) => join(dataDir, 's3');
 
-export interface LocalStackOptions {
+export interface LocalRigOptions {
   /** API port on 127.0.0.1; 0 or omitted = any free port. */
   port?: number;
   /** Where everything persists (DynamoDB file, Cognito pools, S3 objects, state.json). */
@@ -52,8 +52,8 @@ export interface LocalStackOptions {
   inMemory?: boolean;
   /**
    * Tests: a DynamoDB Local already running (the run's shared one) instead of a JVM of the
-   * stack's own. The stack makes its table there and deletes it at stop(); give a table name no
-   * other stack on that server uses.
+   * rig's own. The rig makes its table there and deletes it at stop(); give a table name no
+   * other rig on that server uses.
    */
   dynamoDbEndpoint?: string;
   tableName?: string;
@@ -69,7 +69,7 @@ export interface LocalStackOptions {
   loadHandler?: HandlerLoader;
 }
 
-export interface LocalStack {
+export interface LocalRig {
   readonly apiUrl: string;
   readonly tableName: string;
   readonly bucketName: string;
@@ -115,7 +115,7 @@ interface Emulators {
 
 /** The three emulators side by side (DynamoDB Local, a JVM, is the slow one); each one started is on `stoppers`. */
 async function startEmulators(
-  options: LocalStackOptions,
+  options: LocalRigOptions,
   names: { dataDir: string; tableName: string; bucketName: string },
   stoppers: (() => Promise<void>)[],
 ): Promise<Emulators> {
@@ -150,9 +150,9 @@ async function startEmulators(
 
 /** Demo data on first start: no marker yet, or a table this start had to create. */
 async function seedOnFirstStart(
-  options: LocalStackOptions,
+  options: LocalRigOptions,
   target: { dataDir: string; dynamoDb: DynamoDbLocal; tableName: string; displayTimeZone: string },
-): Promise<LocalStack['seeded']> {
+): Promise<LocalRig['seeded']> {
   const { dataDir, dynamoDb, tableName, displayTimeZone } = target;
   const marker = join(dataDir, SEED_MARKER);
   if (options.seedFile === false || (!dynamoDb.tableCreated && existsSync(marker)))
@@ -197,7 +197,7 @@ async function seedOnFirstStart(
 /** What the handlers read from process.env, pointed at the emulators. */
 function functionEnv(
   emulators: Emulators,
-  names: { dataDir: string; tableName: string; bucketName: string },
+  names: { dataDir: string; tableName: string; bucketName: string; displayTimeZone: string },
   env: Record<string, string | undefined>,
 ): Record<string, string | undefined> {
   return {
@@ -210,11 +210,12 @@ function functionEnv(
     AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
     AWS_SESSION_TOKEN: undefined,
     [FUNCTION_ENV.cursorKey]: localCursorKey(names.dataDir),
+    // The zone the rig keeps (its state), with its table as a stage's synth gives it.
+    ...displayTimeEnv(names.displayTimeZone),
     // The operator's settings (SPEC 8's read budgets too): `npm start` takes them from its own
     // environment, as a stage takes them from -c.
     ...Object.fromEntries(
       [
-        FUNCTION_ENV.displayTimeZone,
         FUNCTION_ENV.urlTtlSeconds,
         ...Object.values(READ_BUDGET_ENV),
       ].flatMap((name) => (env[name] ? [[name, env[name]]] : [])),
@@ -224,7 +225,7 @@ function functionEnv(
 
 /** The gateway in front of the handlers, which read the emulators' endpoints from process.env. */
 function startApiGateway(
-  options: LocalStackOptions,
+  options: LocalRigOptions,
   emulators: Emulators,
   names: {
     dataDir: string;
@@ -288,10 +289,10 @@ function localStateOf(
   };
 }
 
-export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+export async function startLocalRig(options: LocalRigOptions): Promise<LocalRig> {
   if (!javaOnPath()) throw new Error(JAVA_REQUIRED); // before anything starts
   const env = options.env ?? process.env;
-  // The functions' own rules, now rather than as a 500 on every request (local/stack/start-settings.ts).
+  // The functions' own rules, now rather than as a 500 on every request (local/rig/start-settings.ts).
   operatorSettingsFromEnv(withoutEmpty(env));
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });

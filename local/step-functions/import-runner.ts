@@ -47,6 +47,7 @@ import { loadStepFunctions } from './step-functions-library.ts';
 import { appendAuditEvents } from '../tools/audit-log.ts';
 import { EMULATOR_REQUEST_TIMEOUT_MS } from '../net.ts';
 import { s3Client } from '../s3/s3-client.ts';
+import { zoneOffsets } from '../../core/times.ts';
 
 /** Local stand-ins for the stage's ARNs: the runner maps each Task to a handler by them. */
 const REGION = 'us-east-1';
@@ -233,6 +234,7 @@ export function localStepDeps(target: LocalDropTarget, partBytes?: number): Step
     }),
     tableName: target.tableName,
     displayTimeZone: target.displayTimeZone,
+    displayTimeZoneOffsets: zoneOffsets(target.displayTimeZone),
     ...(target.filesBucketName === undefined ? {} : { filesBucket: target.filesBucketName }),
     audit,
     // Every part in flight is written by this one process: they share one import's groups.

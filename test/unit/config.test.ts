@@ -1,4 +1,6 @@
 import { ConfigError } from '../../core/env.ts';
+import { displayTimeEnv } from '../../core/function-env.ts';
+import { zoneOffsets } from '../../core/times.ts';
 import { loadConfig } from '../../functions/shared/config.ts';
 
 const base = {
@@ -24,6 +26,21 @@ describe('configuration', () => {
       );
     },
   );
+
+  test("the zone's table as the stage writes it is taken; another zone's is refused", () => {
+    expect(loadConfig({ ...base, ...displayTimeEnv('Asia/Manila') })).toMatchObject({
+      displayTimeZone: 'Asia/Manila',
+      displayTimeZoneOffsets: zoneOffsets('Asia/Manila'),
+    });
+    // A zone with daylight saving has none: ICU serves it.
+    expect(displayTimeEnv('America/New_York')).toEqual({ DISPLAY_TIME_ZONE: 'America/New_York' });
+    const tokyo = displayTimeEnv('Asia/Tokyo').DISPLAY_TIME_ZONE_OFFSETS;
+    expect(() => loadConfig({ ...base, DISPLAY_TIME_ZONE_OFFSETS: tokyo })).toThrow(
+      new ConfigError(
+        "DISPLAY_TIME_ZONE_OFFSETS must be the table of Asia/Manila's offsets the stage computes",
+      ),
+    );
+  });
 
   test('a cursor secret shorter than 32 characters is refused, never used', () => {
     expect(() => loadConfig({ ...base, CURSOR_KEY: 'k'.repeat(31) })).toThrow(
