@@ -14,14 +14,11 @@
  * afresh, never counted. A user's item holds at most two `nbf` instants and one counter per
  * route, however their reads are spread over the years: a small item, 1 write unit per GET
  * (docs/performance.md, "The access state over the years").
- * (Until 2026-11 each window had a counter of its own, `count:<entity>:<window start>`, and only
- * the previous window's was removed: one was left behind for every idle gap, for ever. The
- * functions remove such legacy counters when they meet them: LEGACY_COUNTER_PREFIX.)
  *
  * `<sub>` is the Cognito user's `sub` claim: stable for the user's life, unlike a username or an
  * e-mail address, and present in every access token. No record item's partition key starts with
  * `USER#`, which is what lets IAM confine the functions' writes to these items
- * (`dynamodb:LeadingKeys`, lib/api-function.ts).
+ * (`dynamodb:LeadingKeys`, lib/project-function.ts).
  */
 import { PARTITION_KEY, SORT_KEY } from './layout.ts';
 
@@ -60,8 +57,6 @@ export function groupNotBefore(group: string): string {
 export const COUNTER_SLOTS = 32;
 /** A counter's value: `window start × COUNT_SCALE + reads`; above every budget allowed. */
 export const COUNT_SCALE = 1_000_000n;
-/** Attributes of the old layout: one counter per window, never read any more (see above). */
-export const LEGACY_COUNTER_PREFIX = 'count:';
 
 /** Attribute: the counter of an entity's route in `slot`. */
 export function readCounter(entity: string, slot: number): string {

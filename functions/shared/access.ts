@@ -3,18 +3,15 @@
  * (core/access-state.ts) sent together with the record's GetItem: it counts the read against the
  * route's budget and answers with the user's "not before" instants in the same round trip. A
  * second request is needed only when the route's counter slot holds an older window's count
- * (it is started afresh), when a race moved the counter under us, or once per user to remove the
- * old layout's counters.
+ * (it is started afresh), or when a race moved the counter under us.
  */
 import {
-  GetItemCommand,
   UpdateItemCommand,
   type AttributeValue,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import {
   COUNT_SCALE,
-  LEGACY_COUNTER_PREFIX,
   NOT_BEFORE,
   accessStateWireKey,
   counterSlot,
@@ -58,19 +55,13 @@ export interface Grant {
 
 type StoredItem = Record<string, AttributeValue>;
 
-/** Requests one check may take (a restart, a lost race, the item's legacy counters removed). */
+/** Requests one check may take (a restart, a lost race). */
 const MAX_REQUESTS = 4;
-/** Legacy counters removed per request: `#xy, ` each, inside DynamoDB's 4 KB expression limit. */
-const LEGACY_PER_REQUEST = 500;
 
 /** An epoch-seconds attribute, or 0 when the access command never wrote it. */
 function instant(item: StoredItem | undefined, name: string): number {
   const n = item?.[name]?.N;
   return n === undefined ? 0 : Number(n);
-}
-
-function legacyCounters(item: StoredItem | undefined): string[] {
-  return Object.keys(item ?? {}).filter((name) => name.startsWith(LEGACY_COUNTER_PREFIX));
 }
 
 const isNamed = (error: unknown, name: string) => (error as { name?: string }).name === name;
@@ -117,35 +108,6 @@ export function createAccessGate(
     }
   }
 
-  /** The old layout's counters gone from the user's item (they are never counted). */
-  async function removeLegacy(sub: string, names: string[]): Promise<void> {
-    for (let i = 0; i < names.length; i += LEGACY_PER_REQUEST) {
-      const chunk = names.slice(i, i + LEGACY_PER_REQUEST);
-      await client.send(
-        new UpdateItemCommand({
-          TableName: tableName,
-          Key: accessStateWireKey(sub),
-          UpdateExpression: `REMOVE ${chunk.map((_, k) => `#${k.toString(36)}`).join(', ')}`,
-          ExpressionAttributeNames: Object.fromEntries(
-            chunk.map((name, k) => [`#${k.toString(36)}`, name]),
-          ),
-        }),
-      );
-    }
-  }
-
-  /** The user's item as stored, read consistently. */
-  async function storedItem(sub: string): Promise<StoredItem | undefined> {
-    const result = await client.send(
-      new GetItemCommand({
-        TableName: tableName,
-        Key: accessStateWireKey(sub),
-        ConsistentRead: true,
-      }),
-    );
-    return result.Item;
-  }
-
   /**
    * Counts the read: the item it leaves (or found, over budget), whether the budget was met, and
    * the instant the verdict is for. Fails closed: 503 when the state cannot be read or written.
@@ -154,25 +116,8 @@ export function createAccessGate(
     let seconds = Math.floor(now() / 1000);
     let window = windowStart(seconds, budgets.windowSeconds);
     let step: 'count' | 'restart' = 'count';
-    let legacyRemoved = false;
     for (let request = 1; request <= MAX_REQUESTS; request += 1) {
-      let sent: Awaited<ReturnType<typeof send>>;
-      try {
-        sent = await send(step, sub, entity, window);
-      } catch (error) {
-        // An item the old layout filled to DynamoDB's size limit: emptied of its legacy
-        // counters, it counts again.
-        if (isNamed(error, 'ValidationException') && !legacyRemoved) {
-          legacyRemoved = true;
-          const legacy = legacyCounters(await storedItem(sub));
-          if (legacy.length > 0) {
-            await removeLegacy(sub, legacy);
-            continue;
-          }
-        }
-        throw error;
-      }
-      const { item, refused } = sent;
+      const { item, refused } = await send(step, sub, entity, window);
       if (!refused) return { item, overBudget: false, seconds, window };
       const raw = item?.[readCounter(entity.name, counterSlot(window, budgets.windowSeconds))]?.N;
       const stored = raw === undefined ? undefined : counterValue(BigInt(raw));
@@ -247,12 +192,7 @@ export function createAccessGate(
   return {
     async check(caller, entity, group = entity.readGroup) {
       // Fails closed: a state that cannot be read or written is the handler's 503 (./http.ts).
-      const verdict = await count(caller.sub, entity);
-      const legacy = legacyCounters(verdict.item);
-      // Housekeeping once per user: the verdict stands whether it succeeds or not, and the
-      // next GET tries again if it did not.
-      if (legacy.length > 0) await removeLegacy(caller.sub, legacy).catch(() => undefined);
-      const { item, overBudget, seconds, window } = verdict;
+      const { item, overBudget, seconds, window } = await count(caller.sub, entity);
       if (caller.issuedAt < instant(item, NOT_BEFORE)) throw new UnauthorizedError();
       // The handler has checked the token claims the group; this is whether it still may.
       if (group !== undefined && caller.issuedAt < instant(item, groupNotBefore(group)))

@@ -2,19 +2,13 @@
  * A read-budget store that does not grow with a user's history (SPEC 8): a year of sporadic reads
  * through the real GET handlers, with a clock that moves, against DynamoDB Local. The user's
  * access-state item stays a few hundred bytes, and one more GET costs the write units it cost on
- * day one; an item the old layout filled is emptied of its counters on the first GET, which
- * never counts them.
+ * day one.
  *
  * @slow: started first on a fresh clone (test/support/sequencer.js).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  COUNTER_SLOTS,
-  LEGACY_COUNTER_PREFIX,
-  NOT_BEFORE,
-  accessStateKey,
-} from '../../core/access-state.ts';
+import { COUNTER_SLOTS, NOT_BEFORE, accessStateKey } from '../../core/access-state.ts';
 import { windowStart } from '../../core/read-budgets.ts';
 import type { ApiHandler } from '../../functions/shared/http.ts';
 import { line, transaction, customer } from '../fixtures.ts';
@@ -149,100 +143,4 @@ test("a slot holding an older window's count is started afresh, never counted", 
   expect(await get('customer', sub)).toBe(200);
   nowMs += WINDOW * 1000;
   expect(await get('customer', sub)).toBe(200);
-});
-
-describe('a stage deployed with the old layout (one counter per window)', () => {
-  /** Counters as the functions wrote them before: `count:<entity>:<window start>`. */
-  async function addLegacyCounters(sub: string, windows: number[], value: number) {
-    for (let i = 0; i < windows.length; i += 300) {
-      const chunk = windows.slice(i, i + 300);
-      await table.client.send(
-        new UpdateCommand({
-          TableName: table.tableName,
-          Key: accessStateKey(sub),
-          UpdateExpression: `SET ${chunk.map((_, k) => `#c${k} = :v`).join(', ')}`,
-          ExpressionAttributeNames: Object.fromEntries(
-            chunk.map((w, k) => [`#c${k}`, `${LEGACY_COUNTER_PREFIX}transaction:${w}`]),
-          ),
-          ExpressionAttributeValues: { ':v': value },
-        }),
-      );
-    }
-  }
-
-  test('the first GET removes the old counters, keeps the "not before" instants, counts none', async () => {
-    const sub = 'legacy-sub';
-    nowMs = (YEAR_START + 500 * DAY + 10) * 1000;
-    const now = Math.floor(nowMs / 1000);
-    const current = windowStart(now, WINDOW);
-    // A year of gaps, and the current window's old counter already at the budget.
-    const windows = Array.from({ length: 3000 }, (_, k) => current - (k + 2) * WINDOW);
-    await addLegacyCounters(sub, [...windows, current], 300);
-    await table.client.send(
-      new UpdateCommand({
-        TableName: table.tableName,
-        Key: accessStateKey(sub),
-        UpdateExpression: 'SET #nbf = :t',
-        ExpressionAttributeNames: { '#nbf': NOT_BEFORE },
-        ExpressionAttributeValues: { ':t': now - 3600 },
-      }),
-    );
-    expect(await get('transaction', sub)).toBe(200);
-    const item = await storedItem(sub);
-    expect(Object.keys(item).filter((k) => k.startsWith(LEGACY_COUNTER_PREFIX))).toEqual([]);
-    expect(item[NOT_BEFORE]).toBe(BigInt(now - 3600));
-    expect(sizeOf(item)).toBeLessThan(200);
-  }, 60_000);
-
-  test("an item the old layout filled to DynamoDB's size limit reads again", async () => {
-    const sub = 'locked-out-sub';
-    nowMs = (YEAR_START + 600 * DAY + 10) * 1000;
-    const current = windowStart(Math.floor(nowMs / 1000), WINDOW);
-    const windows = (from: number, count: number) =>
-      Array.from({ length: count }, (_, k) => current - (from + k + 2) * WINDOW);
-    // Old counters until DynamoDB refuses more (400 KB): the user the old layout locked out. The
-    // first 12,000 (about 360 KB) in one PutItem, the item the old layout's writes left, rather
-    // than in forty UpdateItems each rewriting a growing item; then UpdateItems until refused.
-    let added = 12_000;
-    await table.client.send(
-      new PutCommand({
-        TableName: table.tableName,
-        Item: {
-          ...accessStateKey(sub),
-          ...Object.fromEntries(
-            windows(0, added).map((w) => [`${LEGACY_COUNTER_PREFIX}transaction:${w}`, 1]),
-          ),
-        },
-      }),
-    );
-    for (let size = 400; size >= 1 && added < 20_000;) {
-      try {
-        await addLegacyCounters(sub, windows(added, size), 1);
-        added += size;
-      } catch (error) {
-        if (!/item size/i.test((error as Error).message)) throw error;
-        size = Math.floor(size / 4);
-      }
-    }
-    expect(added).toBeGreaterThan(12_000);
-    expect(added).toBeLessThan(20_000);
-    // Then shorter ones, so that not even the new layout's counter fits.
-    await expect(
-      (async () => {
-        for (let k = 0; k < 10; k += 1) {
-          await table.client.send(
-            new UpdateCommand({
-              TableName: table.tableName,
-              Key: accessStateKey(sub),
-              UpdateExpression: 'SET #c = :v',
-              ExpressionAttributeNames: { '#c': `${LEGACY_COUNTER_PREFIX}${k}` },
-              ExpressionAttributeValues: { ':v': 1 },
-            }),
-          );
-        }
-      })(),
-    ).rejects.toThrow(/item size/i);
-    expect(await get('transaction', sub)).toBe(200);
-    expect(sizeOf(await storedItem(sub))).toBeLessThan(200);
-  }, 300_000);
 });
