@@ -7,6 +7,11 @@ import { fileKey } from './file-keys.ts';
 import { MAX_ID } from './ids.ts';
 import { STORED_TIME, WALL_TIME_FORMAT, wallTimeProblem, type TimeCodec } from './times.ts';
 
+/** A stored record that does not have the shape of SPEC section 3: a 500, never a partial answer. */
+export class CorruptRecordError extends Error {
+  override readonly name = 'CorruptRecordError';
+}
+
 export interface CodedValue {
   value: bigint;
   description: string;

@@ -6,7 +6,7 @@
  * every type a record stores (test/unit/attribute-values.test.ts).
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { CorruptRecordError } from '../shared/errors.ts';
+import { CorruptRecordError } from '../../core/records.ts';
 import { INTEGER_LITERAL } from '../../core/json.ts';
 
 /**

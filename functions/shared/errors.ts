@@ -67,9 +67,4 @@ export class ServiceUnavailableError extends HttpError {
   }
 }
 
-/** A stored record that does not have the shape of SPEC section 3: a 500, never a partial answer. */
-export class CorruptRecordError extends Error {
-  override readonly name = 'CorruptRecordError';
-}
-
 export const INTERNAL_ERROR_MESSAGE = 'Internal server error';

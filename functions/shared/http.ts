@@ -68,8 +68,6 @@ function errorResponse(error: Error | undefined): ApiResult {
     : respond(500, INTERNAL_ERROR_MESSAGE, null);
 }
 
-type Request = middy.Request<ApiEvent, unknown, Error, Context>;
-
 /**
  * What a route reads from its request once, before anything else (the record's id), handed to
  * its logic and to the response's listener.
@@ -80,36 +78,46 @@ export interface RouteParts<P> {
   onResponse?: (event: ApiEvent, context: Context, status: number, prepared: P) => void;
 }
 
-/** Each request in flight, by its event: when it started, and what `prepare` made of it. */
-type InFlight<P> = WeakMap<ApiEvent, { started: number; prepared: P }>;
+/**
+ * Lambda's context with what `prepare` made of the request: middy hands a middleware's values to
+ * the handler on the context. Lambda's own context lacks it, so it is optional.
+ */
+type RouteContext<P> = Context & { prepared?: P };
+
+/** The request's own state, kept where middy keeps it for middlewares. */
+interface Internal extends Record<string, unknown> {
+  started: number;
+}
 
 function envelope<P>(
   route: RouteParts<P>,
-  inFlight: InFlight<P>,
-): middy.MiddlewareObj<ApiEvent, unknown, Error, Context> {
-  const finish = (request: Request, result: ApiResult, error?: Error): void => {
+): middy.MiddlewareObj<ApiEvent, ApiResult, Error, RouteContext<P>, Internal> {
+  const finish = (
+    request: middy.Request<ApiEvent, ApiResult, Error, RouteContext<P>, Internal>,
+    result: ApiResult,
+    error?: Error,
+  ): void => {
     request.response = result;
-    const state = inFlight.get(request.event);
-    route.onResponse?.(request.event, request.context, result.statusCode, state?.prepared as P);
+    const { event, context } = request;
+    if ('prepared' in context)
+      route.onResponse?.(event, context, result.statusCode, context.prepared as P);
     log({
       level: result.statusCode >= 500 ? 'ERROR' : 'INFO',
       message: 'request',
-      requestId: request.context.awsRequestId,
-      apiRequestId: request.event.requestContext?.requestId,
-      route: request.event.routeKey,
+      requestId: context.awsRequestId,
+      apiRequestId: event.requestContext?.requestId,
+      route: event.routeKey,
       status: result.statusCode,
-      latencyMs: Math.round(performance.now() - (state?.started ?? performance.now())),
+      latencyMs: Math.round(performance.now() - request.internal.started),
       ...(error && result.statusCode >= 500 ? { errorName: error.name } : {}),
     });
   };
   return {
     before: (request) => {
-      inFlight.set(request.event, {
-        started: performance.now(),
-        prepared: route.prepare(request.event),
-      });
+      request.internal.started = performance.now();
+      request.context.prepared = route.prepare(request.event);
     },
-    after: (request) => finish(request, success(request.response)),
+    after: (request) => finish(request, request.response!),
     onError: (request) => {
       const error = answerOf(request.error);
       finish(request, errorResponse(error), error);
@@ -125,9 +133,9 @@ export function apiHandler<P = undefined>(
   logic: (event: ApiEvent, prepared: P) => Promise<unknown>,
   route: RouteParts<P> = { prepare: () => undefined as P },
 ): ApiHandler {
-  const inFlight: InFlight<P> = new WeakMap();
-  const handler = middy<ApiEvent, unknown, Error, Context>()
-    .use(envelope(route, inFlight))
-    .handler((event) => logic(event, inFlight.get(event)?.prepared as P));
-  return handler as unknown as ApiHandler;
+  return middy<ApiEvent, ApiResult, Error, RouteContext<P>, Internal>()
+    .use(envelope(route))
+    .handler(async (event, context) =>
+      success(await logic(event, context.prepared ?? route.prepare(event))),
+    );
 }

@@ -1,10 +1,9 @@
 /** Maps a stored record to the API record of SPEC 3: files presigned, times shown in the display zone. */
 import type { EntityDescriptor } from '../../core/entities.ts';
 import type { Item } from '../../core/layout.ts';
-import { timeCheck } from '../../core/records.ts';
+import { CorruptRecordError, timeCheck } from '../../core/records.ts';
 import { validate, type Check } from '../../core/schema.ts';
 import type { TimeCodec } from '../../core/times.ts';
-import { CorruptRecordError } from './errors.ts';
 import type { Presign } from './presigner.ts';
 
 export interface MappingDeps {

@@ -20,7 +20,7 @@ import {
 import { ENTITIES } from '../../core/entities.ts';
 import { INDEX_ATTRIBUTES, idOfSortKey, type IndexLayout } from '../../core/lookups.ts';
 import { fromAttributes } from '../sdk/attribute-values.ts';
-import { CorruptRecordError } from './errors.ts';
+import { CorruptRecordError } from '../../core/records.ts';
 import type { LookupRequest } from './lookup-requests.ts';
 
 /** An item's attributes that are not fields of the record. */

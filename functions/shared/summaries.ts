@@ -5,10 +5,14 @@
  */
 import type { Entity } from '../../core/entities.ts';
 import type { Item } from '../../core/layout.ts';
-import { customerSummaryCheck, timeCheck, transactionSummaryCheck } from '../../core/records.ts';
+import {
+  CorruptRecordError,
+  customerSummaryCheck,
+  timeCheck,
+  transactionSummaryCheck,
+} from '../../core/records.ts';
 import { validate } from '../../core/schema.ts';
 import type { TimeCodec } from '../../core/times.ts';
-import { CorruptRecordError } from './errors.ts';
 
 const stored = timeCheck();
 const CHECKS = {

@@ -1,7 +1,7 @@
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { fromAttributes, wrapNumber } from '../../functions/sdk/attribute-values.ts';
-import { CorruptRecordError } from '../../functions/shared/errors.ts';
+import { CorruptRecordError } from '../../core/records.ts';
 import { ENTITIES, type Entity } from '../../core/entities.ts';
 import { itemOf, tombstoneOf } from '../../core/layout.ts';
 import { startVersion } from '../../core/import-version.ts';

@@ -3,11 +3,11 @@ import { jest } from '@jest/globals';
 import type { ApiEvent } from '../../functions/shared/auth.ts';
 import {
   BadRequestError,
-  CorruptRecordError,
   NotFoundError,
   ServiceUnavailableError,
 } from '../../functions/shared/errors.ts';
 import { apiHandler } from '../../functions/shared/http.ts';
+import { CorruptRecordError } from '../../core/records.ts';
 
 const event = {
   routeKey: 'GET /things/{id}',
