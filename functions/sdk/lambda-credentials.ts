@@ -7,7 +7,7 @@
  * SnapStart), they are fetched from there and refreshed before they expire. The rest of the chain
  * (profiles, SSO, ini files, process, web identity, EC2 metadata) is code a function never runs:
  * the Lambda bundles put this module in place of `@aws-sdk/credential-provider-node` (BUNDLING in
- * lib/api-function.ts), which removes about a third of each bundle. The import command and the
+ * lib/project-function.ts), which removes about a third of each bundle. The import command and the
  * local tools run from source and keep the full chain.
  */
 import { setCredentialFeature } from '@aws-sdk/core/client';

@@ -2,7 +2,7 @@
  * The audit trail (SPEC 8): exactly one event per request that reaches a function, whatever its
  * outcome, saying who asked for which record and what they got; never a field of the record.
  * Deployed, an event is a JSON line on stdout, kept in the function's log group for 1,827 days
- * (lib/audit.ts reads them: saved queries, top readers, the budget alarm); the local stack also
+ * (lib/audit.ts reads them: saved queries, top readers, the budget alarm); the local rig also
  * keeps them under .local/ for `npm run audit`.
  */
 import type { Context } from 'aws-lambda';

@@ -3,7 +3,7 @@
  * e-mails, tin, sss, id numbers, tokens, URLs with signatures or response bodies.
  *
  * Written to stdout as one JSON object a line, the same locally and in Lambda. Lambda's JSON log
- * format (lib/api-function.ts) passes such a line through as it is and filters it by `level`;
+ * format (lib/project-function.ts) passes such a line through as it is and filters it by `level`;
  * it adds the request id only to console.* output, so every line carries both ids itself:
  * `requestId` is the Lambda request id (the name Lambda's own JSON lines use for it) and
  * `apiRequestId` API Gateway's, the `requestId` of the access log.
