@@ -1,6 +1,7 @@
 /**
- * Reading settings from the environment, by one set of rules wherever they are read: the
- * functions at start (functions/shared/config.ts, import-deps.ts), `npm start` and the commands.
+ * Reading settings from the environment, by one set of rules wherever they are read. The functions
+ * read them at start (functions/shared/config.ts, functions/shared/import-deps.ts), and so do
+ * `npm start` and the commands.
  * A value that cannot be used is a ConfigError naming the variable and what it must be.
  */
 import { DEFAULT_TIME_ZONE, TIME_ZONE_RULE, isTimeZone } from './settings.ts';

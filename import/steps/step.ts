@@ -70,12 +70,13 @@ export interface ImportReport {
   startedAt: string | null;
   endedAt: string;
   counts: ImportSummary;
-  /** Every problem, or the first 1,000 (./parts.ts); `problemCount` is the exact total. */
+  /** Every problem, or the first 1,000 (../parts.ts); `problemCount` is the exact total. */
   problems: string[];
   problemCount: number;
   /**
-   * Files the records name that the files bucket lacks: imported all the same, their links answer
-   * 404 until the file is put (./file-check.ts). The first 100,000 (./parts.ts); `warningCount` is exact.
+   * Files the records name that the files bucket lacks (../file-check.ts). The records are
+   * imported all the same, and their links answer 404 until the file is put. Only the first
+   * 100,000 are kept (../parts.ts); `warningCount` is exact.
    */
   warnings: string[];
   warningCount: number;
@@ -135,7 +136,7 @@ export interface StepDeps {
   displayTimeZone: string;
   /** Its offsets, when the stage worked them out (core/times.ts). */
   displayTimeZoneOffsets?: ZoneOffsets | undefined;
-  /** The files bucket: records naming a key it lacks are warned of (./file-check.ts). */
+  /** The files bucket: records naming a key it lacks are warned of (../file-check.ts). */
   filesBucket?: string;
   audit: ImportAuditSink;
   partBytes?: number;

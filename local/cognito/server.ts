@@ -1,7 +1,7 @@
 /**
- * cognito-local's server, run in-process: its own services wired up here so that its data lives
- * under our data directory and it binds 127.0.0.1, with the wrappers that make it answer as
- * Cognito does (./access.ts, ./mfa.ts, ./refresh-tokens.ts).
+ * cognito-local's server, run in-process. Its services are wired up here so that its data lives
+ * under our data directory and it binds 127.0.0.1. The wrappers in ./access.ts, ./mfa.ts and
+ * ./refresh-tokens.ts make it answer as Cognito does.
  */
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';

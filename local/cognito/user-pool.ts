@@ -1,8 +1,8 @@
 /**
- * A local Cognito user pool: cognito-local run in-process (./server.ts), provisioned with
- * the demo pool, app client and group on first start, and at every start the pool's settings (MFA
- * required, TOTP only, the stage's password policy) and the demo users restored, each with the
- * TOTP secret this data directory keeps for them (demo-totp.json), so that their codes can be
+ * A local Cognito user pool: cognito-local, run in-process (./server.ts). The first start creates
+ * the demo pool, its app client and its group. Every start restores the pool's settings (MFA
+ * required, TOTP only, the stage's password policy) and the demo users. Each demo user keeps the
+ * TOTP secret this data directory holds for them (demo-totp.json), so that their codes can be
  * computed (`npm run token`, currentCode).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,10 +1,10 @@
 /**
- * Interactive API docs: Swagger UI (swagger-ui-dist, from node_modules: no CDN, works offline)
- * over openapi.yaml. The local gateway serves it at /docs, where "Try it out" calls the local
- * rig on the same origin; `npm run docs` writes the same page as one self-contained HTML file
- * (UI and contract inlined) to publish beside a deployment. Swagger UI: it can call the API from
- * the page, and its standalone bundle (script and CSS: docs/decisions/0025-swagger-ui.md) needs
- * nothing else.
+ * Interactive API docs: Swagger UI over openapi.yaml. It comes from swagger-ui-dist in
+ * node_modules, so the page needs no CDN and works offline. The local gateway serves it at /docs,
+ * where "Try it out" calls the local rig on the same origin. `npm run docs` writes the same page
+ * as one self-contained HTML file, UI and contract inlined, to publish beside a deployment.
+ * Swagger UI was chosen because it calls the API from the page and its standalone bundle (a
+ * script and its CSS) needs nothing else (docs/decisions/0025-swagger-ui.md).
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

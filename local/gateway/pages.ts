@@ -1,6 +1,7 @@
 /**
- * The local rig's own pages, not routes of the deployed API, served without a token: the
- * contract as JSON, the docs page and its files (these with headers of their own types).
+ * The local rig's own pages, served without a token; the deployed API has no such routes. They
+ * are the contract as JSON, the docs page and the docs page's files, each file with the headers
+ * of its own type.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

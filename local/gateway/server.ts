@@ -1,7 +1,7 @@
 /**
- * The local gateway's request handling, step by step as API Gateway takes them: the rig's own
- * pages, the route, the JWT authorizer, the function's event and invocation, its response; every
- * request ends with one access log line.
+ * The local gateway's request handling, step by step in API Gateway's order. The rig's own pages
+ * come first, then the route, the JWT authorizer, the function's event and invocation, and its
+ * response. Every request ends with one access log line.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';

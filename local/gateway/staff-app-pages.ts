@@ -1,7 +1,8 @@
 /**
- * The staff page on the local gateway at /app/, as CloudFront serves it for a stage: the same
- * files and security headers (staff-app/security-headers.ts), the same origin-relative layout,
- * with config.json pointing at this rig's gateway and cognito-local. Built once, on first use.
+ * The staff page on the local gateway at /app/, as CloudFront serves it for a stage. The files,
+ * the security headers (staff-app/security-headers.ts) and the origin-relative layout are the
+ * same, so that the page tried locally is the one deployed. Only config.json differs: it points
+ * at this rig's gateway and cognito-local. The page is built once, on first use.
  */
 import { STAFF_APP_PATH, buildStaffApp, type StaticFile } from '../../staff-app/files.ts';
 import { CONFIG_FILE, type StaffAppConfig } from '../../staff-app/config.ts';

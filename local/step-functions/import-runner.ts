@@ -1,20 +1,21 @@
 /**
- * The local import drop (SPEC 9): a file put under `incoming/` of the local rig's import bucket,
- * then the stage's own workflow definition (stage/import-workflow.ts) run by a real ASL interpreter
- * (aws-local-stepfunctions) with each Task state mapped to the same handler code the stage's
- * functions run (functions/import-*.ts), in this process.
+ * The local import drop (SPEC 9). A file put under `incoming/` of the local rig's import bucket
+ * runs the stage's own workflow definition (stage/import-workflow.ts) in this process. A real ASL
+ * interpreter (aws-local-stepfunctions) runs it, with each Task state mapped to the handler code
+ * the stage's function runs (functions/import-*.ts). The local drop so tries the stage's workflow
+ * itself, not a copy.
  *
- * The one transform (localDefinition): the interpreter runs inline Maps only, so each Map that
- * reads its items from S3 (Distributed mode, ItemReader of Plan's `manifestKey`) becomes an
- * inline Map over the items the runner reads from the manifest itself (added to Plan's result
- * as `items`, beside `manifestKey`), and ResultWriter, ItemBatcher and the failure tolerance
- * are dropped. The alarm topic's Task
- * (`sns:publish`) is a no-op locally: the report and the exit status say the same.
+ * The definition is changed in one way (localDefinition), because the interpreter runs inline
+ * Maps only. Each Map that reads its items from S3 (Distributed mode, an ItemReader of Plan's
+ * `manifestKey`) becomes an inline Map over the items the runner reads from the manifest itself.
+ * Plan's result carries them as `items`, beside `manifestKey`. ResultWriter, ItemBatcher and the
+ * failure tolerance are dropped. The alarm topic's Task (`sns:publish`) does nothing locally,
+ * since the report and the exit status say the same.
  *
- * Each Task keeps its stage's TimeoutSeconds (the interpreter's own default would cut it at 60 s)
- * and its handler is given what Lambda gives a function: its remaining time, and here an abort
- * at that same limit, so that a step the interpreter has cut writes nothing more. As in a stage,
- * once a part has failed no other part starts.
+ * Each Task keeps its stage's TimeoutSeconds, where the interpreter's own default would cut it at
+ * 60 s. Its handler is told its remaining time, as Lambda tells it, and is aborted at that same
+ * limit, so that a step the interpreter has cut writes nothing more. As in a stage, once a part
+ * has failed no other part starts.
  */
 import { randomUUID } from 'node:crypto';
 import { createHandler as checkPartHandler } from '../../functions/import-check-part.ts';
