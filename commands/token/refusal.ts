@@ -1,6 +1,6 @@
 /**
  * How `npm run token` refuses: one line for stderr and an exit status (2 for a usage error),
- * never with the password or a token in it. bin/token.ts prints it after `token: `.
+ * never with the password or a token in it. commands/token/cli.ts prints it after `token: `.
  */
 export class TokenRefusal extends Error {
   override readonly name = 'TokenRefusal';
@@ -11,7 +11,7 @@ export class TokenRefusal extends Error {
   }
 }
 
-/** A deployed stack's outputs could not be read; bin/token.ts says what AWS setup is missing. */
+/** A deployed stack's outputs could not be read; commands/token/cli.ts says what AWS setup is missing. */
 export class StackUnreadable extends Error {
   override readonly name = 'StackUnreadable';
   constructor(stackName: string, cause: unknown) {
