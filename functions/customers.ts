@@ -10,17 +10,17 @@ import { lookupHandler } from './shared/lookup-handler.ts';
 import { CUSTOMER_TRANSACTIONS, FIND_CUSTOMERS } from './shared/lookup-requests.ts';
 import { onFirstCall } from './shared/on-first-call.ts';
 import { recordHandler } from './shared/record-handler.ts';
-import { runtimeFromEnv, type Runtime } from './shared/runtime.ts';
+import { apiDepsFromEnv, type ApiDeps } from './shared/api-deps.ts';
 
-export const createHandler = (runtime: Runtime): ApiHandler =>
+export const createHandler = (deps: ApiDeps): ApiHandler =>
   byRoute(
     [
-      [ROUTES.getCustomer, recordHandler(CUSTOMER, runtime)],
-      [ROUTES.findCustomers, lookupHandler(FIND_CUSTOMERS, runtime)],
-      [ROUTES.customerTransactions, lookupHandler(CUSTOMER_TRANSACTIONS, runtime)],
+      [ROUTES.getCustomer, recordHandler(CUSTOMER, deps)],
+      [ROUTES.findCustomers, lookupHandler(FIND_CUSTOMERS, deps)],
+      [ROUTES.customerTransactions, lookupHandler(CUSTOMER_TRANSACTIONS, deps)],
     ],
     CUSTOMER,
-    runtime.audit,
+    deps.audit,
   );
 
-export const handler = onFirstCall(() => createHandler(runtimeFromEnv()));
+export const handler = onFirstCall(() => createHandler(apiDepsFromEnv()));

@@ -7,16 +7,16 @@ import { lookupHandler } from './shared/lookup-handler.ts';
 import { FIND_TRANSACTIONS } from './shared/lookup-requests.ts';
 import { onFirstCall } from './shared/on-first-call.ts';
 import { recordHandler } from './shared/record-handler.ts';
-import { runtimeFromEnv, type Runtime } from './shared/runtime.ts';
+import { apiDepsFromEnv, type ApiDeps } from './shared/api-deps.ts';
 
-export const createHandler = (runtime: Runtime): ApiHandler =>
+export const createHandler = (deps: ApiDeps): ApiHandler =>
   byRoute(
     [
-      [ROUTES.getTransaction, recordHandler(TRANSACTION, runtime)],
-      [ROUTES.findTransactions, lookupHandler(FIND_TRANSACTIONS, runtime)],
+      [ROUTES.getTransaction, recordHandler(TRANSACTION, deps)],
+      [ROUTES.findTransactions, lookupHandler(FIND_TRANSACTIONS, deps)],
     ],
     TRANSACTION,
-    runtime.audit,
+    deps.audit,
   );
 
-export const handler = onFirstCall(() => createHandler(runtimeFromEnv()));
+export const handler = onFirstCall(() => createHandler(apiDepsFromEnv()));

@@ -19,7 +19,7 @@ Object.assign(process.env, {
 });
 const { marshall, unmarshall } = await import('@aws-sdk/util-dynamodb');
 const { createHandler } = await import('../../functions/transactions.ts');
-const { createRuntime } = await import('../../functions/shared/runtime.ts');
+const { createApiDeps } = await import('../../functions/shared/api-deps.ts');
 const { loadConfig } = await import('../../functions/shared/config.ts');
 const { createTableClient } = await import('../../functions/sdk/table-client.ts');
 const { TRANSACTION } = await import('../../core/entities.ts');
@@ -46,14 +46,14 @@ const context = buildLambdaContext({
 });
 const config = loadConfig(process.env);
 const client = createTableClient({ region: config.region });
-const runtime = createRuntime(config, { client });
-const handler = createHandler(runtime);
+const deps = createApiDeps(config, { client });
+const handler = createHandler(deps);
 const stub = client as unknown as { send: (command: { input: object }) => Promise<unknown> };
 const caller = { sub: BENCH_SUB, issuedAt: Number(BENCH_IAT) };
 
 const out: Record<string, Record<string, number>> = {};
 for (const lines of [1, 50]) {
-  const parsed = createLineParser(runtime.times)(line('transaction', transactionRecord(1, lines)));
+  const parsed = createLineParser(deps.times)(line('transaction', transactionRecord(1, lines)));
   if (!parsed.ok || parsed.kind !== 'put') throw new Error('the generated record is invalid');
   const wire = marshall(itemOf(TRANSACTION, parsed.record, startVersion()));
   const keys = new Set(['pk', 'sk', 'v']);
@@ -67,20 +67,20 @@ for (const lines of [1, 50]) {
   if (answer.statusCode !== 200)
     throw new Error(`the stubbed handler answered ${answer.statusCode}: ${answer.body}`);
   // Read through the stub as the handler reads it.
-  const stored = (await runtime.store.readRecord(TRANSACTION, 1n))!;
-  const record = await toApiRecord(TRANSACTION, stored, runtime);
+  const stored = (await deps.store.readRecord(TRANSACTION, 1n))!;
+  const record = await toApiRecord(TRANSACTION, stored, deps);
   out[`transaction (${lines} line${lines > 1 ? 's' : ''})`] = {
     'handler, DynamoDB stubbed (the GetItem: the item in wire form; the UpdateItem: an empty item)':
       await time(() => handler(event, context)),
     'of which: the item from wire form, integers as bigint': await time(items),
     'of which: the access-state request (stubbed)': await time(() =>
-      runtime.access.check(caller, TRANSACTION),
+      deps.access.check(caller, TRANSACTION),
     ),
     'unmarshall as the reference does (numbers)': await time(() => unmarshall(wire)),
     'validate the stored record and map it (no URL)': await time(() =>
-      toApiRecord(TRANSACTION, stored, { ...runtime, presign: async () => null }),
+      toApiRecord(TRANSACTION, stored, { ...deps, presign: async () => null }),
     ),
-    'one presigned URL': await time(() => runtime.presign('signatures/t-1.png')),
+    'one presigned URL': await time(() => deps.presign('signatures/t-1.png')),
     'exact JSON of the envelope': await time(() =>
       stringifyExactJson({ message: 'Ok', data: record }),
     ),

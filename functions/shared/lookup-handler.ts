@@ -10,7 +10,7 @@ import { callerOf, requireAccessToken, requireGroup } from './auth.ts';
 import { NotFoundError } from './errors.ts';
 import { Page, apiHandler, type ApiHandler } from './http.ts';
 import { parseQuery, type LookupKind, type LookupRoute } from './lookup-requests.ts';
-import type { Runtime } from './runtime.ts';
+import type { ApiDeps } from './api-deps.ts';
 import { toSummary } from './summaries.ts';
 
 /** What the audit event says of a lookup: filled in as the request is answered. */
@@ -20,7 +20,7 @@ interface Asked {
   returned: bigint[];
 }
 
-export function lookupHandler(route: LookupRoute, runtime: Runtime): ApiHandler {
+export function lookupHandler(route: LookupRoute, deps: ApiDeps): ApiHandler {
   return apiHandler<Asked>(
     async (event, asked) => {
       requireAccessToken(event);
@@ -33,12 +33,12 @@ export function lookupHandler(route: LookupRoute, runtime: Runtime): ApiHandler 
       const start =
         request.cursor === undefined
           ? undefined
-          : runtime.cursors.open(request.cursor, request.binding);
+          : deps.cursors.open(request.cursor, request.binding);
       // The access verdict comes first: a refused lookup returns nothing of what the Query brought.
       // One entry more than the page: whether another page follows, without an empty last one.
       const [access, queried] = await Promise.allSettled([
-        runtime.access.check(caller, route.summary, route.readGroup),
-        runtime.store.queryIndex(request, request.limit + 1, start),
+        deps.access.check(caller, route.summary, route.readGroup),
+        deps.store.queryIndex(request, request.limit + 1, start),
       ]);
       if (access.status === 'rejected') throw access.reason;
       if (queried.status === 'rejected') throw queried.reason;
@@ -48,26 +48,26 @@ export function lookupHandler(route: LookupRoute, runtime: Runtime): ApiHandler 
       const shown =
         entries.length > 1 ? 1 + (await access.value.more(entries.length - 1)) : entries.length;
       const page = entries.slice(0, shown);
-      const data = page.map((entry) => toSummary(route.summary.name, entry.fields, runtime.times));
+      const data = page.map((entry) => toSummary(route.summary.name, entry.fields, deps.times));
       const nextKey = shown < entries.length ? page.at(-1)!.sortKey : after;
       // A customer's transactions: 404 only when neither a customer nor a transaction names the id.
       if (
         request.customerId !== undefined &&
         start === undefined &&
         found.length === 0 &&
-        (await runtime.store.readRecord(CUSTOMER, request.customerId)) === undefined
+        (await deps.store.readRecord(CUSTOMER, request.customerId)) === undefined
       )
         throw new NotFoundError(`${CUSTOMER.label} not found`);
       asked.returned = data.map((summary) => summary.id as bigint);
       return new Page(
         data,
-        nextKey === undefined ? null : runtime.cursors.seal(nextKey, request.binding),
+        nextKey === undefined ? null : deps.cursors.seal(nextKey, request.binding),
       );
     },
     {
       prepare: () => ({ kind: null, customerId: undefined, returned: [] }),
       onResponse: (event, context, status, asked) =>
-        runtime.audit(
+        deps.audit(
           auditEvent(route.summary, event, context, status, asked.customerId, {
             kind: asked.kind,
             returned: asked.returned,

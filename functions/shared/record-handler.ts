@@ -6,9 +6,9 @@ import { callerOf, requireAccessToken, requireGroup } from './auth.ts';
 import { BadRequestError, NotFoundError } from './errors.ts';
 import { apiHandler, type ApiHandler } from './http.ts';
 import { toApiRecord } from './mapping.ts';
-import type { Runtime } from './runtime.ts';
+import type { ApiDeps } from './api-deps.ts';
 
-export function recordHandler<R>(entity: EntityDescriptor<R>, runtime: Runtime): ApiHandler {
+export function recordHandler<R>(entity: EntityDescriptor<R>, deps: ApiDeps): ApiHandler {
   return apiHandler<bigint | undefined>(
     async (event, id): Promise<R> => {
       requireAccessToken(event);
@@ -19,22 +19,22 @@ export function recordHandler<R>(entity: EntityDescriptor<R>, runtime: Runtime):
       // SPEC 6.1, 8: the access state and the record in one round trip. The access verdict
       // comes first: a refused read returns nothing of what the GetItem brought.
       const settled = Promise.allSettled([
-        runtime.access.check(caller, entity),
-        runtime.store.readRecord(entity, id),
+        deps.access.check(caller, entity),
+        deps.store.readRecord(entity, id),
       ]);
       // Once the requests are on their way: the zone's data loads while they travel.
-      setImmediate(runtime.times.prepare);
+      setImmediate(deps.times.prepare);
       const [access, stored] = await settled;
       if (access.status === 'rejected') throw access.reason;
       if (stored.status === 'rejected') throw stored.reason;
       if (stored.value === undefined) throw new NotFoundError(`${entity.label} not found`);
-      return toApiRecord(entity, stored.value, runtime);
+      return toApiRecord(entity, stored.value, deps);
     },
     {
       // The path's id, parsed once: the read takes it, and the audit event names it.
       prepare: (event) => parseCanonicalId(event.pathParameters?.[entity.pathParameter]),
       onResponse: (event, context, status, id) =>
-        runtime.audit(auditEvent(entity, event, context, status, id)),
+        deps.audit(auditEvent(entity, event, context, status, id)),
     },
   );
 }

@@ -11,7 +11,7 @@ import { PROJECT_ROOT } from '../../core/project-root.ts';
 import type { ApiFunctionSpec, Route } from '../../core/routes.ts';
 import { stdoutAudit, type AuditSink } from '../../functions/shared/audit.ts';
 import { loadConfig } from '../../functions/shared/config.ts';
-import { createRuntime, type Runtime } from '../../functions/shared/runtime.ts';
+import { createApiDeps, type ApiDeps } from '../../functions/shared/api-deps.ts';
 import { buildLambdaContext, pad } from './api-event.ts';
 import { appendAuditEvents } from '../tools/audit-log.ts';
 
@@ -33,7 +33,7 @@ export const importHandler: HandlerLoader = async (fn) => {
 };
 
 /**
- * The route's handler as the deployed function builds it (createHandler, with the runtime its
+ * The route's handler as the deployed function builds it (createHandler, with the deps its
  * environment configures), its audit events written to stdout as in Lambda and also appended to
  * the trail `auditFile` (local/tools/audit-log.ts: a directory of day files), which `npm run audit`
  * reads (SPEC 8).
@@ -45,11 +45,11 @@ export function auditedHandlers(auditFile: string): HandlerLoader {
   };
   return async (fn) => {
     const module = (await import(pathToFileURL(join(PROJECT_ROOT, fn.entry)).href)) as {
-      createHandler?: (runtime: Runtime) => LambdaHandler;
+      createHandler?: (deps: ApiDeps) => LambdaHandler;
     };
     if (typeof module.createHandler !== 'function')
       throw new Error(`${fn.entry} does not export createHandler`);
-    return module.createHandler(createRuntime(loadConfig(process.env), { audit }));
+    return module.createHandler(createApiDeps(loadConfig(process.env), { audit }));
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The real GET handlers, built as a deployed function builds them (createHandler with a runtime
+ * The real GET handlers, built as a deployed function builds them (createHandler with a deps
  * from its configuration), from an environment of the test's own: process.env is never touched.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -9,7 +9,7 @@ import { createTableClient } from '../../functions/sdk/table-client.ts';
 import { lambdaCredentials } from '../../functions/sdk/lambda-credentials.ts';
 import { loadConfig } from '../../functions/shared/config.ts';
 import type { ApiHandler } from '../../functions/shared/http.ts';
-import { createRuntime, type RuntimeOptions } from '../../functions/shared/runtime.ts';
+import { createApiDeps, type ApiDepsOptions } from '../../functions/shared/api-deps.ts';
 import { TEST_CREDENTIALS, TEST_CURSOR_KEY } from './dynamodb.ts';
 
 export { MANY_READS } from './budgets.ts';
@@ -48,7 +48,7 @@ export function testHandlers(
   endpoint: string,
   tableName: string,
   extra: Record<string, string> = {},
-  options: Pick<RuntimeOptions, 'audit' | 'now'> & {
+  options: Pick<ApiDepsOptions, 'audit' | 'now'> & {
     /** Called with the handlers' client before its first request (middleware that observes). */
     instrument?: (client: DynamoDBClient) => void;
     /**
@@ -69,15 +69,15 @@ export function testHandlers(
   });
   clients.add(client);
   options.instrument?.(client);
-  const runtime = createRuntime(config, {
+  const deps = createApiDeps(config, {
     audit: options.audit,
     now: options.now,
     client,
     credentials: lambdaCredentials(env),
   });
   const handlers: { transaction: ApiHandler; customer: ApiHandler } = {
-    transaction: createTransactionHandler(runtime),
-    customer: createCustomerHandler(runtime),
+    transaction: createTransactionHandler(deps),
+    customer: createCustomerHandler(deps),
   };
   return { ...handlers, client };
 }

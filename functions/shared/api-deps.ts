@@ -15,14 +15,14 @@ import type { MappingDeps } from './mapping.ts';
 import { createPresigner } from './presigner.ts';
 import { createStore, type RecordStore } from './store.ts';
 
-export interface Runtime extends MappingDeps {
+export interface ApiDeps extends MappingDeps {
   readonly store: RecordStore;
   readonly access: AccessGate;
   readonly audit: AuditSink;
   readonly cursors: CursorCodec;
 }
 
-export interface RuntimeOptions {
+export interface ApiDepsOptions {
   /** A client of the caller's (tests: one behind a fault proxy); else one made from the config. */
   client?: DynamoDBClient;
   /** What the presigner signs with; else the function's own (../sdk/lambda-credentials). */
@@ -33,7 +33,7 @@ export interface RuntimeOptions {
   now?: () => number;
 }
 
-export function createRuntime(config: Config, options: RuntimeOptions = {}): Runtime {
+export function createApiDeps(config: Config, options: ApiDepsOptions = {}): ApiDeps {
   const client =
     options.client ??
     createTableClient({
@@ -57,5 +57,5 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   };
 }
 
-/** The runtime of a deployed function: its configuration from the environment Lambda sets. */
-export const runtimeFromEnv = (): Runtime => createRuntime(loadConfig(process.env));
+/** The deps of a deployed function: its configuration from the environment Lambda sets. */
+export const apiDepsFromEnv = (): ApiDeps => createApiDeps(loadConfig(process.env));
