@@ -16,7 +16,9 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { mapStackTrace, rebuild } from '../../bin/stack-trace.ts';
+import { mapStackTrace, rebuild } from '../../commands/stack-trace/source-map.ts';
+import { BUNDLING } from '../../lib/project-function.ts';
+import { esbuildOptions } from '../../lib/esbuild-options.ts';
 import { createPresigner } from '../../functions/shared/presigner.ts';
 import { functionList } from '../../core/routes.ts';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
@@ -204,7 +206,7 @@ describe('no credentials in the environment', () => {
     // Frames point into the minified bundle; the rebuilt map puts them back on source lines.
     const trace = failure!.stderr.slice(failure!.stderr.indexOf('\n    at '));
     expect(trace).toMatch(/index\.mjs:\d+:\d+/);
-    const { code, map } = await rebuild('Transactions');
+    const { code, map } = await rebuild('Transactions', esbuildOptions(BUNDLING));
     expect(code).toBe(readFileSync(bundles.get('Transactions')!.file, 'utf8'));
     const mapped = mapStackTrace(trace, map).split('\n')[1];
     const source = readFileSync(join(PROJECT_ROOT, 'functions/sdk/lambda-credentials.ts'), 'utf8');
