@@ -45,8 +45,11 @@ export function uploadPartBytes(size: number): number {
 }
 
 export interface UploadOptions {
-  /** Bytes per part (tests: S3_MIN_PART_BYTES, which lib-storage also refuses to go below). */
-  partBytes?: number;
+  /**
+   * Bytes per part of the upload (tests: S3_MIN_PART_BYTES, which lib-storage also refuses to go
+   * below); uploadPartBytes(size) when not given.
+   */
+  uploadPartBytes?: number;
   /** Told the bytes S3 has acknowledged, after each part. */
   onProgress?: (sent: number, total: number) => void;
 }
@@ -65,7 +68,7 @@ export async function putIntoDrop(
   options: UploadOptions = {},
 ): Promise<ExecutionInput> {
   const size = statSync(file).size;
-  const partSize = options.partBytes ?? uploadPartBytes(size);
+  const partSize = options.uploadPartBytes ?? uploadPartBytes(size);
   const body = createReadStream(file);
   const upload = new Upload({
     client: s3,

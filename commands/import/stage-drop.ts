@@ -12,7 +12,7 @@
  */
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { OUTPUTS, stackOutputs } from '../../stage/outputs.ts';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { S3Client } from '@aws-sdk/client-s3';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { incomingKey, putIntoDrop } from './drop.ts';
 import type { Progress } from '../../import/progress.ts';
@@ -31,6 +31,7 @@ import {
 import { IMPORT_TIMEOUT_SECONDS, type ImportReport } from '../../import/steps/step.ts';
 import {
   importIdOf,
+  keysUnder,
   manifestKey,
   problemsKey,
   readJson,
@@ -79,23 +80,6 @@ async function getJson<T>(s3: S3Client, bucket: string, key: string): Promise<T 
   }
 }
 
-/**
- * The keys under `prefix` (steps/work-folder.ts has keysUnder; the listing is here so that the operator's
- * policy test, test/infra/checks/import-drop.ts, sees every call this command makes).
- */
-async function keysOf(s3: S3Client, bucket: string, prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  let token: string | undefined;
-  do {
-    const page = await s3.send(
-      new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
-    );
-    for (const { Key } of page.Contents ?? []) if (Key) keys.push(Key);
-    token = page.NextContinuationToken;
-  } while (token);
-  return keys;
-}
-
 /** `work/<id>/written/7.json` → 7 */
 const indexOf = (key: string) => Number(/(\d+)\.json$/.exec(key)?.[1] ?? -1);
 const total = (c: PartCounts) => c.records + c.deletes;
@@ -114,11 +98,11 @@ function progressOf(s3: S3Client, bucket: string, importId: string) {
     if (parts === undefined) return { phase: 'planning', parts: 0, partsDone: 0, records: 0 };
     try {
       const [whole, writing] = await Promise.all([
-        keysOf(s3, bucket, workPrefix(importId, 'written')),
-        keysOf(s3, bucket, workPrefix(importId, 'writing')),
+        keysUnder(s3, bucket, workPrefix(importId, 'written')),
+        keysUnder(s3, bucket, workPrefix(importId, 'writing')),
       ]);
       if (whole.length === 0 && writing.length === 0) {
-        const checked = await keysOf(s3, bucket, workPrefix(importId, 'checked'));
+        const checked = await keysUnder(s3, bucket, workPrefix(importId, 'checked'));
         return { phase: 'checking', parts, partsDone: checked.length, records: 0 };
       }
       await Promise.all(
@@ -168,8 +152,11 @@ export interface FollowTimes {
 
 export interface StackImportOptions {
   clients?: StageClients;
-  /** Upload part size (default from the file's size: commands/import/drop.ts). */
-  partBytes?: number;
+  /**
+   * The size of the upload's parts, S3's multipart parts (default from the file's size:
+   * ./drop.ts); not the import's parts, which the stage's workflow plans.
+   */
+  uploadPartBytes?: number;
   times?: Partial<FollowTimes>;
 }
 
@@ -205,7 +192,9 @@ export async function importIntoStack(
         bytes: { sent, total: size },
       });
     const input = await putIntoDrop(s3, bucket, file, incomingKey(file), {
-      ...(options.partBytes === undefined ? {} : { partBytes: options.partBytes }),
+      ...(options.uploadPartBytes === undefined
+        ? {}
+        : { uploadPartBytes: options.uploadPartBytes }),
       onProgress: upload,
     });
     const uploaded = Date.now();

@@ -118,7 +118,7 @@ test('a file larger than one part goes up in parts (UploadPart) and is imported'
     const file = drop.fileOf(paddedLines(7, 800_000, 7100));
     const result = await importIntoStack(STACK, file, (p) => progress.push(p), {
       clients,
-      partBytes: S3_MIN_PART_BYTES,
+      uploadPartBytes: S3_MIN_PART_BYTES,
       times: QUICK,
     });
     expect(reportOf(result)).toMatchObject({ outcome: 'imported', counts: { records: 7 } });

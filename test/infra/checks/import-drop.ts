@@ -11,7 +11,7 @@ import { IMPORT_QUERIES } from '../../../lib/audit.ts';
 import { IMPORT_RETENTION } from '../../../core/retention.ts';
 import { FILE_PREFIXES } from '../../../core/file-keys.ts';
 import { PROJECT_ROOT } from '../../../core/project-root.ts';
-import { PREFIX } from '../../../import/steps/work-folder.ts';
+import { keysUnder, PREFIX } from '../../../import/steps/work-folder.ts';
 import {
   definitionOf,
   resourcesOf,
@@ -458,9 +458,13 @@ test('docs/operations/loading-records.md gives the operator exactly what `npm ru
       source('commands', 'import', 'stage-execution.ts') +
       source('stage', 'outputs.ts'),
   );
-  expect(own).toEqual(['DescribeExecution', 'DescribeStacks', 'ListExecutions', 'ListObjectsV2']);
-  // The report and the work files: readJson (import/steps/work-folder.ts), one GetObject each.
+  expect(own).toEqual(['DescribeExecution', 'DescribeStacks', 'ListExecutions']);
+  // The report and the work files: readJson (import/steps/work-folder.ts), one GetObject each;
+  // the work folder's listings: keysUnder (the same file), whose own calls are read from it.
   expect(source('commands', 'import', 'stage-drop.ts')).toMatch(/\breadJson\b/);
+  expect(source('commands', 'import', 'stage-drop.ts')).toMatch(/\bkeysUnder\(/);
+  const listing = commandsIn(keysUnder.toString());
+  expect(listing).toEqual(['ListObjectsV2']);
   // The upload: lib-storage's Upload in commands/import/drop.ts, which sends nothing else itself. Upload
   // sends PutObjectTagging only when given tags, and none are.
   const drop = source('commands', 'import', 'drop.ts');
@@ -491,7 +495,9 @@ test('docs/operations/loading-records.md gives the operator exactly what `npm ru
     ListExecutions: ['states:ListExecutions'],
     DescribeExecution: ['states:DescribeExecution'],
   };
-  const needed = new Set([...own, 'GetObject', ...upload].flatMap((c) => action[c] ?? [`${c}?`]));
+  const needed = new Set(
+    [...own, 'GetObject', ...listing, ...upload].flatMap((c) => action[c] ?? [`${c}?`]),
+  );
   expect([...needed].sort()).toEqual(
     [...new Set(statements.flatMap((st) => list<string>(st.Action)))].sort(),
   );
