@@ -34,7 +34,7 @@ export interface DynamoDbLocalOptions {
   /**
    * Only the JVM's quick JIT tier (C1), for a short life such as a test run's: there the optimising
    * tier (C2) spends more CPU compiling than it saves, while a long import runs faster with both
-   * (docs/development.md has the figures). `npm start` keeps both.
+   * (docs/performance.md, "The test run"). `npm start` keeps both.
    */
   quickJitOnly?: boolean;
 }
