@@ -81,6 +81,56 @@ test('every room is named, and imports only the rooms below it', () => {
   expect(upward).toEqual([]);
 });
 
+/**
+ * Rooms inside rooms: each folder of functions/, local/ and commands/, and `(top)` for the files
+ * beside those folders, with what each may import within its room. In functions/ the top files
+ * are the entry points; in local/ and commands/ they are the small shared helpers.
+ */
+const INNER: Record<string, Record<string, readonly string[]>> = {
+  functions: { sdk: [], shared: ['sdk'], '(top)': ['shared'] },
+  local: {
+    '(top)': [],
+    tools: ['(top)'],
+    s3: ['(top)'],
+    dynamodb: ['(top)'],
+    cognito: ['(top)'],
+    gateway: ['(top)', 'tools'],
+    'step-functions': ['(top)', 's3', 'tools'],
+    rig: ['(top)', 'cognito', 'dynamodb', 'gateway', 's3', 'step-functions', 'tools'],
+  },
+  commands: {
+    '(top)': [],
+    access: ['(top)'],
+    audit: ['(top)', 'access'],
+    token: ['(top)', 'access'],
+    docs: ['(top)'],
+    files: ['(top)'],
+    import: ['(top)'],
+    smoke: ['(top)'],
+    'stack-trace': ['(top)'],
+  },
+};
+
+const innerRoomOf = (file: string) => {
+  const parts = file.split('/');
+  return parts.length > 2 ? parts[1]! : '(top)';
+};
+
+test('inside functions/, local/ and commands/, every folder is named and imports point down', () => {
+  const inside = FILES.filter((file) => roomOf(file) in INNER);
+  const unnamed = inside.filter((file) => !(innerRoomOf(file) in INNER[roomOf(file)]!));
+  expect(unnamed).toEqual([]);
+  const upward = inside.flatMap((file) => {
+    const room = roomOf(file);
+    const from = innerRoomOf(file);
+    return importsOf(file)
+      .files.filter((target) => roomOf(target) === room && innerRoomOf(target) !== from)
+      .filter((target) => !INNER[room]![from]!.includes(innerRoomOf(target)))
+      .map((target) => `${file} -> ${target}`);
+  });
+  expect(upward).toEqual([]);
+});
+
 test('every file in lib/ is CDK code: it imports aws-cdk-lib or constructs', () => {
   const plain = FILES.filter((file) => roomOf(file) === 'lib').filter(
     (file) => !importsOf(file).packages.some((p) => /^(aws-cdk-lib|constructs)(\/|$)/.test(p)),
@@ -142,4 +192,7 @@ test('the checks see the rooms they check (they can fail)', () => {
   expect(importsOf('lib/api.ts').packages).toContain('aws-cdk-lib');
   expect(importsOf('local/rig/rig.ts').files).toContain('functions/shared/document-client.ts');
   expect(importsOf('stage/import-workflow.ts').files).toContain('import/steps/step.ts');
+  expect(importsOf('functions/shared/store.ts').files).toContain(
+    'functions/sdk/attribute-values.ts',
+  );
 });
