@@ -1,5 +1,5 @@
 /**
- * SHA-256 and HMAC-SHA256 for the DynamoDB client's SigV4 request signing, in place of the SDK's
+ * SHA-256 and HMAC-SHA256 for the SDK clients' SigV4 request signing, in place of the SDK's
  * own (`sha256` client option).
  *
  * Why: on Node.js 24, createHmac() with a Buffer key is several times slower than with a

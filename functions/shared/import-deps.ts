@@ -5,6 +5,7 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { stdoutImportAudit } from '../../import/audit.ts';
 import { createDocumentClient } from './document-client.ts';
+import { Sha256 } from '../sdk/sha256.ts';
 import type { StepDeps } from '../../import/steps/step.ts';
 import {
   positiveFromEnv,
@@ -20,7 +21,13 @@ export function importDepsFromEnv(env: Env = process.env): StepDeps {
   const displayTimeZone = timeZoneFromEnv(env, FUNCTION_ENV.displayTimeZone);
   const s3Endpoint = env[FUNCTION_ENV.s3Endpoint] || undefined;
   return {
-    s3: new S3Client({ region, endpoint: s3Endpoint, forcePathStyle: s3Endpoint !== undefined }),
+    s3: new S3Client({
+      region,
+      endpoint: s3Endpoint,
+      forcePathStyle: s3Endpoint !== undefined,
+      // Request signing's hashes without Node.js 24's slow Buffer-keyed HMAC (../sdk/sha256.ts).
+      sha256: Sha256,
+    }),
     client: createDocumentClient({
       region,
       endpoint: env[FUNCTION_ENV.dynamoDbEndpoint] || undefined,

@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
+import { Sha256 } from '../../functions/sdk/sha256.ts';
 
 /** s3rver's built-in account. */
 export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
@@ -18,6 +19,8 @@ export function s3Client(endpoint: string): S3Client {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: 1,
+    // Request signing's hashes as the functions' clients make them (functions/sdk/sha256.ts).
+    sha256: Sha256,
   });
 }
 
