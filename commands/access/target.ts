@@ -1,12 +1,12 @@
 /**
  * Which user pool and table `npm run access` acts on: a deployed stage's when USER_POOL_ID and
  * TABLE_NAME are set (its stack outputs UserPoolId and TableName; AWS credentials and region from
- * the environment), otherwise the running local stack's (.local/state.json, or LOCAL_DATA_DIR).
+ * the environment), otherwise the running local rig's (.local/state.json, or LOCAL_DATA_DIR).
  */
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { attachServerClock, type ServerClock } from './server-clock.ts';
-import { incompleteState, readLocalState, runningDataDir } from '../../local/stack/state.ts';
+import { incompleteState, readLocalState, runningDataDir } from '../../local/rig/state.ts';
 
 export interface AccessTarget {
   readonly cognito: CognitoIdentityProviderClient;
@@ -17,7 +17,7 @@ export interface AccessTarget {
   readonly tableName: string;
   /** For the operator: which stack this is, e.g. "user pool eu-west-1_abc, table t". */
   readonly where: string;
-  /** The local stack: Cognito sends no mail, so the command says what it would. */
+  /** The local rig: Cognito sends no mail, so the command says what it would. */
   readonly local: boolean;
   destroy(): void;
 }
@@ -60,7 +60,7 @@ export function accessTarget(env: NodeJS.ProcessEnv = process.env): AccessTarget
     if (!env.USER_POOL_ID || !env.TABLE_NAME) {
       throw new TargetError(
         'Set both USER_POOL_ID and TABLE_NAME (stack outputs UserPoolId and TableName) for a ' +
-          'deployed stage, or neither for the local stack',
+          'deployed stage, or neither for the local rig',
       );
     }
     const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
@@ -78,8 +78,8 @@ export function accessTarget(env: NodeJS.ProcessEnv = process.env): AccessTarget
 }
 
 /**
- * The running local stack's user pool and table (.local/state.json, or LOCAL_DATA_DIR's, or
- * the one running elsewhere: local/stack/state.ts runningDataDir).
+ * The running local rig's user pool and table (.local/state.json, or LOCAL_DATA_DIR's, or
+ * the one running elsewhere: local/rig/state.ts runningDataDir).
  */
 export function localAccessTarget(env: NodeJS.ProcessEnv = process.env): AccessTarget {
   const dataDir = runningDataDir(env);
@@ -101,7 +101,7 @@ export function localAccessTarget(env: NodeJS.ProcessEnv = process.env): AccessT
     cognito.userPoolId,
     new DynamoDBClient({ ...local, endpoint: dynamoDbEndpoint }),
     tableName,
-    `the local stack (user pool ${cognito.userPoolId}, table ${tableName})`,
+    `the local rig (user pool ${cognito.userPoolId}, table ${tableName})`,
     true,
   );
 }

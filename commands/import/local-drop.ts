@@ -1,6 +1,7 @@
 /**
- * `npm run import -- <file>` on `npm start`: the file into the local drop, the workflow run here
- * (./import-runner.ts), its report; the drop's settings from the environment.
+ * `npm run import -- <file>` on `npm start`. The file goes into the local drop, and the workflow
+ * runs in this process (local/step-functions/import-runner.ts) up to its report. The drop's
+ * settings come from the environment.
  */
 import { positiveFromEnv } from '../../core/env.ts';
 import { incomingKey } from './drop.ts';

@@ -2,7 +2,7 @@
  * The black-box contract checks of `npm run smoke -- <api-url>` (SPEC 7): what a client of any
  * deployment can rely on, checked over HTTPS with two access tokens and nothing else: statuses,
  * the envelope and headers (SPEC 2, 4), the authorization matrix, and known records when their
- * ids are given. `npm test` runs the same checks against the local stack.
+ * ids are given. `npm test` runs the same checks against the local rig.
  *
  * The checks run in order and stop at the first broken promise, which is thrown as a
  * BrokenPromise naming it. What they report is status codes, header values and field paths:

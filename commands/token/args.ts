@@ -1,5 +1,5 @@
 /**
- * The arguments of `npm run --silent token` (bin/token.ts): whose token, where (the local stack,
+ * The arguments of `npm run --silent token` (commands/token/cli.ts): whose token, where (the local rig,
  * or a stage's with --stage/--stack), and the code when it is given (--otp) rather than asked.
  */
 import { DEMO_USERS } from '../../local/cognito/user-pool.ts';

@@ -1,6 +1,6 @@
 /**
- * `npm run --silent token -- <username>` against the running local stack (`npm start`).
- * A demo user: the demo password, and the code of the TOTP secret the local stack keeps for them
+ * `npm run --silent token -- <username>` against the running local rig (`npm start`).
+ * A demo user: the demo password, and the code of the TOTP secret the local rig keeps for them
  * (or, with --code, that code alone). Any other user (added with `npm run access -- add`): as a
  * stage's user, their password (TOKEN_PASSWORD or asked) and their authenticator app's code
  * (--otp or asked); first, from the pool, whether they have finished their first sign-in on the
@@ -11,7 +11,7 @@ import {
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { DEMO_PASSWORD, cognitoClient } from '../../local/cognito/user-pool.ts';
-import { incompleteState, readLocalState, runningDataDir } from '../../local/stack/state.ts';
+import { incompleteState, readLocalState, runningDataDir } from '../../local/rig/state.ts';
 import { signInWithTotp } from '../../sign-in/flow.ts';
 import { totpCode } from '../../sign-in/totp.ts';
 import { DEMO_USERNAMES, type TokenArgs } from './args.ts';
@@ -40,7 +40,7 @@ async function assertCanSignIn(
   } catch (error) {
     if ((error as Error).name !== 'UserNotFoundException') throw error;
     throw new TokenRefusal(
-      `unknown user ${who}: no such user in the local stack; the local demo users are ` +
+      `unknown user ${who}: no such user in the local rig; the local demo users are ` +
         `${DEMO_USERNAMES}, and \`npm run access -- add <e-mail>\` adds a staff user`,
     );
   }
@@ -109,7 +109,7 @@ export async function localToken(args: TokenArgs): Promise<string> {
     if (error instanceof TokenRefusal) throw error;
     if (isConnectionRefused(error))
       throw new TokenRefusal(
-        `the local stack is not running (no answer from ${endpoint}): start it with \`npm start\``,
+        `the local rig is not running (no answer from ${endpoint}): start it with \`npm start\``,
       );
     throw signInRefusal(error, context);
   } finally {

@@ -88,7 +88,7 @@ test("a good file: exit 0 and a final count; times read in the local rig's zone,
   );
   expect(r.status).toBe(0);
   expect(r.stdout).toMatch(
-    /^Imported 2 records \(1 transaction, 1 customer\) from f\w+\.jsonl into the local stack's table/,
+    /^Imported 2 records \(1 transaction, 1 customer\) from f\w+\.jsonl into the local rig's table/,
   );
   // 10:01:02 in Manila (UTC+8) is 02:01:02 UTC.
   expect((await stored('TXN#511'))?.created_at).toBe('2023-09-15T02:01:02Z');

@@ -239,7 +239,7 @@ describe('add: a staff user by one command', () => {
     const email = 'added.reader@example.com';
     const result = await access('add', email, '--group', CUSTOMER_READERS_GROUP);
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toContain(`add: user ${email} created in the local stack`);
+    expect(result.stdout).toContain(`add: user ${email} created in the local rig`);
     expect(result.stdout).toContain(`added to group ${CUSTOMER_READERS_GROUP}`);
     const password = /^Temporary password \(the first sign-in sets a new one\): (\S+)$/m.exec(
       result.stdout,

@@ -222,7 +222,7 @@ test('the rig stopped: subs shown as they are; a user by e-mail cannot be told, 
   expect(jsonLines(r.stdout).map((e) => e.user)).toEqual([sub]);
   const byEmail = await audit(['user', EMAIL], stopped);
   expect(byEmail.code).toBe(1);
-  expect(byEmail.stderr).toMatch(/the local stack is not running/);
+  expect(byEmail.stderr).toMatch(/the local rig is not running/);
 });
 
 describe('days (issue 30)', () => {

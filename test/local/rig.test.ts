@@ -194,7 +194,7 @@ describe('npm run files -- put <dir>: records import with their files, without a
     const put = await npmRun('files', 'put', dir);
     expect(put).toEqual({
       code: 0,
-      stdout: `Put 3 files into the local stack's files bucket (${rig.bucketName})\n`,
+      stdout: `Put 3 files into the local rig's files bucket (${rig.bucketName})\n`,
       stderr: '',
     });
     const file = join(dir, 'records.jsonl');

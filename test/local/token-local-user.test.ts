@@ -183,7 +183,7 @@ describe('before the first sign-in is finished: says so, and where to finish it'
       code: 1,
       stdout: '',
       stderr:
-        'token: unknown user "nobody@example.com": no such user in the local stack; the local ' +
+        'token: unknown user "nobody@example.com": no such user in the local rig; the local ' +
         'demo users are teller@example.com, compliance@example.com, and ' +
         '`npm run access -- add <e-mail>` adds a staff user\n',
     });

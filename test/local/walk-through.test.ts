@@ -100,7 +100,7 @@ test('the API with curl: every command of the README block, as written', async (
   expect(listed).toMatchObject({ message: 'Ok', next: null });
   expect(ids(listed)).toEqual([2, 1]);
   expect(outputOf('npm run files -- put local/demo-files')).toContain(
-    "Put 3 files into the local stack's files bucket",
+    "Put 3 files into the local rig's files bucket",
   );
   // More records, really new ones, whose files are all there: no warning.
   const imported = outputOf('npm run import -- local/demo-more-records.jsonl');

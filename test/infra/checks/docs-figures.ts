@@ -364,7 +364,7 @@ function deploySection(): string {
   return firstDeploy.slice(start, end);
 }
 
-test('the deploy guide uploads every demo file the demo data points to, as the local stack does', () => {
+test('the deploy guide uploads every demo file the demo data points to, as the local rig does', () => {
   const uploaded = [
     ...deploySection().matchAll(/aws s3 cp \S+ "s3:\/\/\$BUCKET_NAME\/([^"]+)"/g),
   ].map((m) => m[1]);
