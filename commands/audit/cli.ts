@@ -3,12 +3,11 @@
  * [--json | --table]` (SPEC 8): the local rig's audit events about a record or by a user,
  * oldest first. `--since` / `--until` (a UTC day or an ISO time) read only the day files of the
  * days between (local/tools/audit-log.ts); without them every day is read, so that an answer is
- * complete. The one-file trail of earlier versions (`.local/audit.jsonl`), if there is one, is
- * read too (whole: it has no days).
+ * complete.
  *
  * Events keep the user's `sub`; this command says who that is (the user's e-mail address, from
- * the running stack's user pool: local/tools/user-names.ts), and falls back to the sub when the pool
- * cannot say (the stack is not running, or the user was deleted). A table on a terminal (or with
+ * the running rig's user pool: local/tools/user-names.ts), and falls back to the sub when the pool
+ * cannot say (the rig is not running, or the user was deleted). A table on a terminal (or with
  * --table); JSON lines, each event as written plus `user`, with --json or into a pipe or file.
  *
  * No events: "no events ..." on stderr and exit 0 (an answer: nobody read it). A user the pool
@@ -31,7 +30,7 @@ import {
   type AuditRange,
 } from '../../local/tools/audit-log.ts';
 import { isImportAuditEvent } from '../../import/audit.ts';
-import { localAuditDir, localLegacyAuditFile } from '../../local/rig/state.ts';
+import { localAuditDir } from '../../local/rig/state.ts';
 import { subNamer, type NameOfSub } from '../../local/tools/user-names.ts';
 
 const USAGE =
@@ -141,9 +140,7 @@ async function audit(argv: readonly string[]): Promise<number> {
 
     const trail = localAuditDir();
     const events: AnyAuditEvent[] = [];
-    // The one-file trail of earlier versions holds the older events: it comes first.
-    for (const from of [localLegacyAuditFile(), trail])
-      for await (const event of auditEvents(from, query, { range })) events.push(event);
+    for await (const event of auditEvents(trail, query, { range })) events.push(event);
 
     if (events.length === 0) {
       if (kind === 'user' && !found)

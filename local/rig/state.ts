@@ -24,8 +24,6 @@ export const SEED_MARKER = 'seeded.json';
 export const AUDIT_DIR = 'audit';
 /** The secret the local functions seal lookup cursors with (SPEC 10): made on first start. */
 export const CURSOR_KEY_FILE = 'cursor-key';
-/** The trail as one file, written before issue 30; still read by `npm run audit`, never written. */
-export const LEGACY_AUDIT_FILE = 'audit.jsonl';
 
 /** What `npm run token` and `npm run import` need to find a running rig. */
 export interface LocalState {
@@ -90,11 +88,6 @@ export function runningDataDir(
 /** Where the local rig's audit events go: `.local/audit/`, one file per UTC day. */
 export function localAuditDir(dataDir = runningDataDir()): string {
   return resolve(dataDir, AUDIT_DIR);
-}
-
-/** `.local/audit.jsonl`, the one-file trail of earlier versions, if a data directory has one. */
-export function localLegacyAuditFile(dataDir = runningDataDir()): string {
-  return resolve(dataDir, LEGACY_AUDIT_FILE);
 }
 
 export function localStateFile(dataDir = runningDataDir()): string {

@@ -22,7 +22,7 @@ import {
   startCognito,
   type LocalCognito,
 } from '../../local/cognito/user-pool.ts';
-import { AUDIT_DIR, LEGACY_AUDIT_FILE, STATE_FILE } from '../../local/rig/state.ts';
+import { AUDIT_DIR, STATE_FILE } from '../../local/rig/state.ts';
 import { CLEAN_ENV } from '../support/clean-env.ts';
 
 const run = promisify(execFile);
@@ -273,26 +273,5 @@ describe('days (issue 30)', () => {
     expect(reversed.stderr).toMatch(/is after --until/);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^audit: usage: .*--since <time>.*\n.*every day is read\n$/);
-  });
-
-  test('the one-file trail of earlier versions (.local/audit.jsonl) is read too, first', async () => {
-    writeFileSync(
-      join(dated, LEGACY_AUDIT_FILE),
-      lines([readEvent(GONE_SUB, 'transaction', '5', 404, '2025-12-31T23:00:00.000Z')]),
-    );
-    try {
-      expect(await days()).toEqual([
-        '2025-12-31',
-        '2026-01-01',
-        '2026-01-02',
-        '2026-01-03',
-        '2026-01-04',
-        '2026-01-05',
-      ]);
-      // Its events are held to the range too.
-      expect(await days('--since', '2026-01-05')).toEqual(['2026-01-05']);
-    } finally {
-      rmSync(join(dated, LEGACY_AUDIT_FILE));
-    }
   });
 });
