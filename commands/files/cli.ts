@@ -68,7 +68,7 @@ async function put(argv: readonly string[]): Promise<void> {
       2,
     );
 
-  // Not running, or started by an older version: the state's own errors say what to do.
+  // Not running, or a state without the local S3: the state's own errors say what to do.
   const dataDir = runningDataDir();
   const state = readLocalState(dataDir);
   if (!state.s3Endpoint || !state.bucketName) throw incompleteState(dataDir);

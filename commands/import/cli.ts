@@ -197,7 +197,7 @@ async function importLocally(
     file,
     { onProgress, ...settings },
   );
-  // The local S3's file of reports/<id>.json; a state.json of an older version names no directory.
+  // The local S3's file of reports/<id>.json; a state.json without the local S3 (the bench's) names none.
   const reportFile =
     state.s3DataDir === undefined
       ? undefined

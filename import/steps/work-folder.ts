@@ -235,9 +235,9 @@ export const NOT_KNOWN = { again: '', maybe: '?' } as const;
  */
 export type WritingCounts = PartCounts & {
   final: boolean;
-  filesLeft?: FileLeft[];
-  recorded?: [number, number][];
-  sent?: number;
+  filesLeft: FileLeft[];
+  recorded: [number, number][];
+  sent: number;
 };
 
 /** A part's counts, without what else its written/ and writing/ files keep. */

@@ -78,11 +78,9 @@ export async function writePart(
   if (await existsByHead(deps.s3, bucket, cancelKey(importId, input)))
     throw new ImportStopped(`part ${index} was not written: its import had already failed`);
   const earlier = await readJson<WritingCounts>(deps.s3, bucket, writingKey(importId, index));
-  // An attempt saved before records were (an older release): every record may have been sent.
-  const known = earlier?.recorded !== undefined;
   const recorded = new Positions(earlier?.recorded ?? []);
-  const counts = known ? countsOf(earlier) : emptySummary();
-  const mayHaveSent = earlier === undefined ? 0 : known ? (earlier.sent ?? 0) : Infinity;
+  const counts = earlier ? countsOf(earlier) : emptySummary();
+  const mayHaveSent = earlier?.sent ?? 0;
   const concurrency = deps.writeConcurrency ?? WRITE_CONCURRENCY;
   const recordsPerGroup = deps.recordsPerGroup ?? RECORDS_PER_GROUP;
   const inFlight = concurrency * recordsPerGroup;
@@ -142,7 +140,7 @@ export async function writePart(
       final: stopped,
       filesLeft: filesLeft(),
       recorded: recorded.ranges,
-      sent: Number.isFinite(sent) ? sent : Number.MAX_SAFE_INTEGER,
+      sent,
     };
   };
   let last: Promise<void> = Promise.resolve();

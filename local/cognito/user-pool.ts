@@ -214,7 +214,7 @@ async function provision(
 }
 
 /**
- * The stage's sign-in rules, at every start (a pool created before issue 31 had MFA off): MFA
+ * The stage's sign-in rules, at every start, so that a kept pool follows the code's rules: MFA
  * required, TOTP only (no SMS), the stage's password policy. UpdateUserPool resets what it is not
  * given, so it is given all that the pool was created with and it keeps.
  */

@@ -183,7 +183,7 @@ export function removeOwnRunningPointer(dataDir: string, home = DEFAULT_DATA_DIR
 /**
  * Whether a rig runs with its data in `dataDir`: its state file names a live process (`pid`,
  * when given: a pointer whose process died and whose pid was reused names no rig). A state
- * file without a pid (written by hand, or by an older version) counts as running.
+ * file without a pid (written by hand, or by the bench) counts as running.
  */
 function runsIn(dataDir: string, pid?: number): boolean {
   let state: Partial<LocalState>;

@@ -185,7 +185,7 @@ const parseLine = (line: string): AnyAuditEvent | undefined =>
 /**
  * Every event of the trail that the query selects within the range (default: all of it),
  * oldest first; none when there is no trail. A directory: only the day files of the range's days
- * are opened. A `.jsonl` file (the one-file trail of earlier versions): read whole. `stats`, if
+ * are opened. A `.jsonl` file (a scratch trail of a test or bench): read whole. `stats`, if
  * given, counts what was read.
  */
 export async function* auditEvents(

@@ -4,7 +4,8 @@
  * does and runs the workflow in this process (local/step-functions/import-runner.ts).
  */
 import { DEFAULT_TIME_ZONE } from '../../core/settings.ts';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { AUDIT_DIR } from '../../local/rig/state.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../local/net.ts';
@@ -24,7 +25,8 @@ export async function startTestDrop() {
     startTestTable(),
     startS3({ port: await freePort(), dataDir: s3DataDir }),
   ]);
-  const auditFile = join(dir, 'audit.jsonl');
+  // Day files, as the local rig keeps its trail (local/tools/audit-log.ts).
+  const auditFile = join(dir, AUDIT_DIR);
   const target = {
     s3Endpoint: s3.endpoint,
     importBucketName: s3.importBucketName,
@@ -72,12 +74,10 @@ export async function startTestDrop() {
       ),
     /** The audit events written so far, parsed. */
     auditEvents: (): Record<string, unknown>[] =>
-      existsSync(auditFile)
-        ? readFileSync(auditFile, 'utf8')
-            .split('\n')
-            .filter((l) => l !== '')
-            .map((l) => JSON.parse(l) as Record<string, unknown>)
-        : [],
+      (existsSync(auditFile) ? readdirSync(auditFile).sort() : [])
+        .flatMap((day) => readFileSync(join(auditFile, day), 'utf8').split('\n'))
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
     stop: async () => {
       await Promise.allSettled([table.stop(), s3.stop()]);
       rmSync(dir, { recursive: true, force: true });
