@@ -3,7 +3,7 @@
  * or a stage's with --stage/--stack), and the code when it is given (--otp) rather than asked.
  */
 import { DEMO_USERS } from '../../local/cognito/user-pool.ts';
-import { TokenRefusal } from './refusal.ts';
+import { CommandFailure } from '../command-failure.ts';
 
 export const DEMO_USERNAMES = DEMO_USERS.map((u) => u.username).join(', ');
 
@@ -28,7 +28,7 @@ export interface TokenArgs {
 }
 
 function usage(message: string): never {
-  throw new TokenRefusal(message, 2);
+  throw new CommandFailure(message, 2);
 }
 
 export function parseTokenArgs(argv: readonly string[]): TokenArgs {

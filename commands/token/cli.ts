@@ -9,7 +9,8 @@
 import { awsSetupProblem } from '../aws-setup.ts';
 import { parseTokenArgs } from './args.ts';
 import { localToken } from './local-token.ts';
-import { StackUnreadable, TokenRefusal } from './refusal.ts';
+import { CommandFailure } from '../command-failure.ts';
+import { StackUnreadable } from './stack-unreadable.ts';
 import { stageToken } from './stage-token.ts';
 
 function refused(message: string, status = 1): number {
@@ -26,7 +27,7 @@ export async function tokenCommand(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${line}\n`);
     return 0;
   } catch (error) {
-    if (error instanceof TokenRefusal) return refused(error.message, error.status);
+    if (error instanceof CommandFailure) return refused(error.message, error.status);
     if (error instanceof StackUnreadable)
       return refused(awsSetupProblem(error.cause) ?? error.message);
     // Anything else in one line too: its name and message (never a password: none is in them).

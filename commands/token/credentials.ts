@@ -6,7 +6,7 @@
  */
 import type { SignInRequest } from '../../sign-in/flow.ts';
 import { ask, canAsk } from '../../sign-in/prompt.ts';
-import { TokenRefusal } from './refusal.ts';
+import { CommandFailure } from '../command-failure.ts';
 
 export async function passwordOf(
   username: string,
@@ -14,9 +14,11 @@ export async function passwordOf(
 ): Promise<string> {
   if (env.TOKEN_PASSWORD) return env.TOKEN_PASSWORD;
   if (!canAsk())
-    throw new TokenRefusal('set TOKEN_PASSWORD, or run on a terminal to be asked for the password');
+    throw new CommandFailure(
+      'set TOKEN_PASSWORD, or run on a terminal to be asked for the password',
+    );
   const password = await ask(`Password for ${username}: `, true);
-  if (!password) throw new TokenRefusal('no password was given');
+  if (!password) throw new CommandFailure('no password was given');
   return password;
 }
 
@@ -25,10 +27,10 @@ export function codeOf(otp: string | undefined): NonNullable<SignInRequest['code
   if (otp !== undefined) return () => otp;
   return async () => {
     if (!canAsk())
-      throw new TokenRefusal('give --otp <code>, or run on a terminal to be asked for it');
+      throw new CommandFailure('give --otp <code>, or run on a terminal to be asked for it');
     const code = (await ask('TOTP code from your authenticator app: ')).replace(/\s/g, '');
     if (!/^\d{6}$/.test(code))
-      throw new TokenRefusal('a code is the 6 digits your authenticator app shows');
+      throw new CommandFailure('a code is the 6 digits your authenticator app shows');
     return code;
   };
 }

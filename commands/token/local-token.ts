@@ -16,7 +16,7 @@ import { signInWithTotp } from '../../sign-in/flow.ts';
 import { totpCode } from '../../sign-in/totp.ts';
 import { DEMO_USERNAMES, type TokenArgs } from './args.ts';
 import { codeOf, passwordOf } from './credentials.ts';
-import { TokenRefusal } from './refusal.ts';
+import { CommandFailure } from '../command-failure.ts';
 import {
   isConnectionRefused,
   signInRefusal,
@@ -39,24 +39,24 @@ async function assertCanSignIn(
     );
   } catch (error) {
     if ((error as Error).name !== 'UserNotFoundException') throw error;
-    throw new TokenRefusal(
+    throw new CommandFailure(
       `unknown user ${who}: no such user in the local rig; the local demo users are ` +
         `${DEMO_USERNAMES}, and \`npm run access -- add <e-mail>\` adds a staff user`,
     );
   }
   const page = staffPageName(staffPage);
   if (user.Enabled === false)
-    throw new TokenRefusal(
+    throw new CommandFailure(
       `user ${who} is disabled (offboarded); enable them with \`npm run access -- enable ${username}\``,
     );
   if (user.UserStatus === 'FORCE_CHANGE_PASSWORD')
-    throw new TokenRefusal(
+    throw new CommandFailure(
       `${who} has not signed in yet, so has no password of their own and no authenticator app: ` +
         `sign in once on ${page} with the temporary password \`npm run access -- add\` printed, ` +
         'set a password and enrol an authenticator app, then run this again',
     );
   if (!(user.UserMFASettingList ?? []).includes('SOFTWARE_TOKEN_MFA'))
-    throw new TokenRefusal(
+    throw new CommandFailure(
       `${who} has set a password but has not enrolled an authenticator app yet: sign in once ` +
         `more on ${page} to enrol one, then run this again`,
     );
@@ -69,21 +69,21 @@ export async function localToken(args: TokenArgs): Promise<string> {
   try {
     state = readLocalState(dataDir);
   } catch (error) {
-    throw new TokenRefusal((error as Error).message);
+    throw new CommandFailure((error as Error).message);
   }
   const { endpoint, clientId, userPoolId, demoTotpSecrets } = state.cognito ?? {};
   if (!endpoint || !clientId || !userPoolId || !demoTotpSecrets)
-    throw new TokenRefusal(incompleteState(dataDir).message);
+    throw new CommandFailure(incompleteState(dataDir).message);
   const secret = demoTotpSecrets[args.username];
   const who = JSON.stringify(args.username);
   if (args.code && !secret)
-    throw new TokenRefusal(
+    throw new CommandFailure(
       `--code is for the local demo users (${DEMO_USERNAMES}): ${who}'s codes are on their ` +
         'authenticator app',
     );
   if (args.code) return totpCode(secret!);
   if (args.otp !== undefined && secret)
-    throw new TokenRefusal(
+    throw new CommandFailure(
       `--otp is for a user with an authenticator app of their own: the codes of ${who}, a local ` +
         'demo user, are computed',
       2,
@@ -106,9 +106,9 @@ export async function localToken(args: TokenArgs): Promise<string> {
     });
     return tokens.accessToken;
   } catch (error) {
-    if (error instanceof TokenRefusal) throw error;
+    if (error instanceof CommandFailure) throw error;
     if (isConnectionRefused(error))
-      throw new TokenRefusal(
+      throw new CommandFailure(
         `the local rig is not running (no answer from ${endpoint}): start it with \`npm start\``,
       );
     throw signInRefusal(error, context);

@@ -5,7 +5,7 @@
 import { isUserDisabledRefusal } from '../access/cognito-actions.ts';
 import { UnansweredChallenge } from '../../sign-in/flow.ts';
 import { DEMO_USERNAMES } from './args.ts';
-import { TokenRefusal } from './refusal.ts';
+import { CommandFailure } from '../command-failure.ts';
 
 export interface SignInContext {
   readonly username: string;
@@ -29,46 +29,46 @@ export function isConnectionRefused(error: unknown): boolean {
   );
 }
 
-export function signInRefusal(error: unknown, context: SignInContext): TokenRefusal {
-  if (error instanceof TokenRefusal) return error;
+export function signInRefusal(error: unknown, context: SignInContext): CommandFailure {
+  if (error instanceof CommandFailure) return error;
   const e = error as Error;
   const { username, kind } = context;
   const who = JSON.stringify(username);
   if (e instanceof UnansweredChallenge) {
-    return new TokenRefusal(
+    return new CommandFailure(
       `${who} has not finished their first sign-in (Cognito asks for ${e.challenge}): sign in ` +
         `once on ${staffPageName(context.staffPage)} to set a password and enrol an ` +
         'authenticator app, then run this again',
     );
   }
   if (e.name === 'CodeMismatchException')
-    return new TokenRefusal(
+    return new CommandFailure(
       'the code was not accepted (CodeMismatchException): codes change every 30 s',
     );
   if (e.name === 'NotAuthorizedException' && /invalid session/i.test(e.message))
-    return new TokenRefusal(
+    return new CommandFailure(
       'the sign-in took longer than its 3 minutes (NotAuthorizedException): run the command again',
     );
   if (isUserDisabledRefusal(e)) {
     if (kind === 'stage')
-      return new TokenRefusal(
+      return new CommandFailure(
         `user ${who} is disabled (NotAuthorizedException): an administrator enables them`,
       );
-    return new TokenRefusal(
+    return new CommandFailure(
       `user ${who} is disabled (offboarded); enable them with \`npm run access -- enable ${username}\`` +
         (kind === 'demo' ? ' (or restart `npm start`, which restores the demo users)' : ''),
     );
   }
   if (['NotAuthorizedException', 'UserNotFoundException'].includes(e.name)) {
-    return new TokenRefusal(
+    return new CommandFailure(
       kind === 'demo'
         ? `unknown user ${who}; the local demo users are ${DEMO_USERNAMES}`
         : `the username or password was not accepted (${e.name})`,
     );
   }
   if (e.name === 'PasswordResetRequiredException')
-    return new TokenRefusal(
+    return new CommandFailure(
       `${who} must reset their password first (PasswordResetRequiredException)`,
     );
-  return new TokenRefusal(`could not sign in ${who}: ${e.name}: ${e.message}`);
+  return new CommandFailure(`could not sign in ${who}: ${e.name}: ${e.message}`);
 }

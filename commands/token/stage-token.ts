@@ -7,7 +7,8 @@ import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-
 import { signInWithTotp } from '../../sign-in/flow.ts';
 import type { TokenArgs } from './args.ts';
 import { codeOf, passwordOf } from './credentials.ts';
-import { StackUnreadable, TokenRefusal } from './refusal.ts';
+import { CommandFailure } from '../command-failure.ts';
+import { StackUnreadable } from './stack-unreadable.ts';
 import { signInRefusal } from './sign-in-refusal.ts';
 
 export async function stageToken(args: TokenArgs): Promise<string> {
@@ -22,10 +23,10 @@ export async function stageToken(args: TokenArgs): Promise<string> {
     try {
       stackName = makeStage({ name: args.stage }).stackName;
     } catch (error) {
-      throw new TokenRefusal((error as Error).message);
+      throw new CommandFailure((error as Error).message);
     }
   }
-  if (stackName === undefined) throw new TokenRefusal('give --stage or --stack', 2);
+  if (stackName === undefined) throw new CommandFailure('give --stage or --stack', 2);
   const cfn = new CloudFormationClient({});
   let pool;
   try {
