@@ -171,10 +171,10 @@ async function tally(
     else part = await readJson<WritingCounts>(deps.s3, bucket, writingKey(importId, index));
     if (!part) continue;
     for (const name of Object.keys(result.counts) as (keyof ImportSummary)[])
-      result.counts[name] += part[name] ?? 0;
+      result.counts[name] += part[name];
     // A part stopped half-way's too (what it saved), in line order; an entry without a key is
     // a record written again (work-folder.ts FileLeft).
-    for (const [, key, text] of (part.filesLeft ?? []).sort((a, b) => a[0] - b[0])) {
+    for (const [, key, text] of part.filesLeft.sort((a, b) => a[0] - b[0])) {
       if (key === NOT_KNOWN.again || key === NOT_KNOWN.maybe) {
         const list = key === NOT_KNOWN.again ? result.writtenAgain : result.mayHaveWritten;
         if (list.length < MAX_LISTED_FILES_LEFT) list.push(text);

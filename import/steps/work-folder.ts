@@ -217,7 +217,7 @@ export type PartCounts = ImportSummary & { index: number };
  * merged over the part's attempts: a retried part finds its records already written by the
  * earlier attempt, so their files are known only from what that attempt saved.
  */
-export type WrittenPart = PartCounts & { filesLeft?: FileLeft[] };
+export type WrittenPart = PartCounts & { filesLeft: FileLeft[] };
 /**
  * A file left: the record's line, the key, the report's words. The key is one of NOT_KNOWN for a
  * record whose earlier files are not known: found already written by its import (writtenAgain),
