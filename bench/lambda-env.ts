@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../core/project-root.ts';
-import { DEFAULT_TIME_ZONE } from '../core/settings.ts';
+import { apiFunctionEnv } from '../lib/api.ts';
+import { DEFAULT_SETTINGS } from '../stage/settings.ts';
 import { DEPLOYED_NODE_OPTIONS } from './bundles.ts';
 import { BENCH_READ_BUDGETS, BUCKET, TABLE } from './config.ts';
 
-/** The environment of a function in Lambda, as far as the SDK and the code look at it. */
+/** The environment of a function in Lambda: Lambda's own variables and the stage's (lib/api.ts). */
 export function lambdaEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
@@ -19,12 +20,12 @@ export function lambdaEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv
     AWS_LAMBDA_FUNCTION_NAME: 'bench',
     AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',
     AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
-    TABLE_NAME: TABLE,
-    BUCKET_NAME: BUCKET,
-    SIGNATURE_URL_TTL_SECONDS: '300',
-    DISPLAY_TIME_ZONE: DEFAULT_TIME_ZONE,
-    // As a stage's: 64 letters and digits (lib/api.ts).
-    CURSOR_KEY: 'bench0cursor0key0'.repeat(4).slice(0, 64),
+    ...apiFunctionEnv(DEFAULT_SETTINGS, {
+      tableName: TABLE,
+      bucketName: BUCKET,
+      // As a stage's: 64 letters and digits (lib/api.ts).
+      cursorKey: 'bench0cursor0key0'.repeat(4).slice(0, 64),
+    }),
     ...BENCH_READ_BUDGETS,
     // Lambda's own module path: where a default CDK function finds the SDK the runtime provides
     // (/var/runtime/node_modules there, the project's node_modules here).

@@ -55,6 +55,25 @@ export const ACCESS_LOG_FIELDS: Record<string, string> = {
   userAgent: '$context.identity.userAgent',
 };
 
+/**
+ * The API functions' environment. The stage sets it; the benchmark and the bundle tests run the
+ * bundles with it, so that they measure and test what Lambda runs (the zone's offsets included).
+ */
+export function apiFunctionEnv(
+  settings: Pick<Settings, 'signatureUrlTtlSeconds' | 'displayTimeZone' | 'readBudgets'>,
+  resources: { tableName: string; bucketName: string; cursorKey: string },
+): Record<string, string> {
+  return {
+    [FUNCTION_ENV.tableName]: resources.tableName,
+    [FUNCTION_ENV.bucketName]: resources.bucketName,
+    [FUNCTION_ENV.urlTtlSeconds]: String(settings.signatureUrlTtlSeconds),
+    ...displayTimeEnv(settings.displayTimeZone),
+    // SPEC 8: the functions count reads per user and route against these.
+    ...readBudgetsToEnv(settings.readBudgets),
+    [FUNCTION_ENV.cursorKey]: resources.cursorKey,
+  };
+}
+
 export interface ApiProps {
   readonly routes: readonly Route[];
   /** Browser origins of the stage's own pages (the staff page), allowed by CORS beside the settings' ones. */
@@ -128,17 +147,13 @@ export class Api extends Construct {
       },
     });
 
-    const environment = {
-      [FUNCTION_ENV.tableName]: props.table.tableName,
-      [FUNCTION_ENV.bucketName]: props.bucket.bucketName,
-      [FUNCTION_ENV.urlTtlSeconds]: String(settings.signatureUrlTtlSeconds),
-      ...displayTimeEnv(settings.displayTimeZone),
-      // SPEC 8: the functions count reads per user and route against these.
-      ...readBudgetsToEnv(settings.readBudgets),
+    const environment = apiFunctionEnv(settings, {
+      tableName: props.table.tableName,
+      bucketName: props.bucket.bucketName,
       // SPEC 10: cursors are sealed with the stage's own secret; the template holds only a
       // reference that CloudFormation resolves when it deploys.
-      [FUNCTION_ENV.cursorKey]: this.cursorKey().secretValue.unsafeUnwrap(),
-    };
+      cursorKey: this.cursorKey().secretValue.unsafeUnwrap(),
+    });
     const functions = new Map<string, ProjectFunction>();
     const integrations = new Map<string, HttpLambdaIntegration>();
     for (const spec of new Set(props.routes.map((route) => route.function))) {

@@ -12,6 +12,8 @@ import { build, type Metafile } from 'esbuild';
 import { esbuildOptions } from '../../lib/esbuild-options.ts';
 import { BUNDLING } from '../../lib/project-function.ts';
 import { functionList } from '../../core/routes.ts';
+import { apiFunctionEnv } from '../../lib/api.ts';
+import { DEFAULT_SETTINGS } from '../../stage/settings.ts';
 
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { customer, line, transaction } from '../fixtures.ts';
@@ -65,7 +67,7 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-/** Lambda's environment for a function, and nothing of this machine's. */
+/** Lambda's environment for a function as the stage sets it, and nothing of this machine's. */
 export function lambdaEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
@@ -76,9 +78,11 @@ export function lambdaEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv
     AWS_DEFAULT_REGION: 'us-east-1',
     AWS_LAMBDA_FUNCTION_NAME: 'bundle-test',
     AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
-    TABLE_NAME: table.tableName,
-    BUCKET_NAME: 'files',
-    CURSOR_KEY: TEST_CURSOR_KEY,
+    ...apiFunctionEnv(DEFAULT_SETTINGS, {
+      tableName: table.tableName,
+      bucketName: 'files',
+      cursorKey: TEST_CURSOR_KEY,
+    }),
     FIXED_CLOCK,
     ...extra,
   };

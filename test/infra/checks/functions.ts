@@ -12,6 +12,7 @@ import { functionList } from '../../../core/routes.ts';
 import { INDEX_LIST } from '../../../core/lookups.ts';
 import { PROJECT_ROOT } from '../../../core/project-root.ts';
 import { zoneOffsets } from '../../../core/times.ts';
+import { lambdaEnv } from '../../../bench/lambda-env.ts';
 import {
   resourcesOf,
   resourcesUnder,
@@ -87,6 +88,18 @@ test('the environment names the table and bucket, the URL TTL, the time zone and
     });
     // Lambda refuses more than 4 KB of variables: the table takes a few hundred bytes.
     expect(JSON.stringify(fn.Properties!.Environment.Variables).length).toBeLessThan(2048);
+  }
+});
+
+test('the benchmark runs the bundles with every variable the stage sets, the same values but names and budgets', () => {
+  const bench = lambdaEnv();
+  for (const [, , fn] of functionsByRoute()) {
+    for (const [name, value] of Object.entries(fn.Properties!.Environment.Variables as Json)) {
+      expect(bench[name]).toBeDefined();
+      // The benchmark reads without being refused: its budgets are the largest allowed.
+      if (typeof value === 'string' && !name.startsWith('READ_BUDGET_'))
+        expect([name, bench[name]]).toEqual([name, value]);
+    }
   }
 });
 
