@@ -7,8 +7,8 @@
  * @slow: started first on a fresh clone (test/support/sequencer.js).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { COUNTER_SLOTS, NOT_BEFORE, accessStateKey } from '../../core/access-state.ts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { COUNTER_SLOTS, accessStateKey } from '../../core/access-state.ts';
 import { windowStart } from '../../core/read-budgets.ts';
 import type { ApiHandler } from '../../functions/shared/http.ts';
 import { line, transaction, customer } from '../fixtures.ts';
