@@ -10,7 +10,8 @@ import { createLineParser } from '../records.ts';
 import type { PartInput, StepDeps } from './step.ts';
 import { body, checkedKey, recordsKey, writeJson, writeObject } from './work-folder.ts';
 
-const parserOf = (deps: StepDeps) => createLineParser(createTimeCodec(deps.displayTimeZone, deps.displayTimeZoneOffsets));
+const parserOf = (deps: StepDeps) =>
+  createLineParser(createTimeCodec(deps.displayTimeZone, deps.displayTimeZoneOffsets));
 
 export interface CheckResult {
   index: number;

@@ -215,10 +215,9 @@ function functionEnv(
     // The operator's settings (SPEC 8's read budgets too): `npm start` takes them from its own
     // environment, as a stage takes them from -c.
     ...Object.fromEntries(
-      [
-        FUNCTION_ENV.urlTtlSeconds,
-        ...Object.values(READ_BUDGET_ENV),
-      ].flatMap((name) => (env[name] ? [[name, env[name]]] : [])),
+      [FUNCTION_ENV.urlTtlSeconds, ...Object.values(READ_BUDGET_ENV)].flatMap((name) =>
+        env[name] ? [[name, env[name]]] : [],
+      ),
     ),
   };
 }

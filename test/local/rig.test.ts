@@ -248,12 +248,7 @@ test('stop() stops every server and child process, and the token command then sa
   expect(javaRunning()).toBe(true);
   await rig.stop();
   expect(javaRunning()).toBe(false);
-  for (const endpoint of [
-    rig.apiUrl,
-    rig.cognito.endpoint,
-    rig.s3Endpoint,
-    rig.dynamoDbEndpoint,
-  ]) {
+  for (const endpoint of [rig.apiUrl, rig.cognito.endpoint, rig.s3Endpoint, rig.dynamoDbEndpoint]) {
     await expect(fetch(endpoint)).rejects.toThrow();
   }
   expect(existsSync(join(dataDir, 'state.json'))).toBe(false);

@@ -277,7 +277,10 @@ const STATEMENTS: [string, string][] = [
     'docs/api.md',
     `API Gateway's throttle (${throttle.rateLimit} a second, bursts of ${throttle.burstLimit})`,
   ],
-  ['docs/operations/alarms.md', `the third of a core a ${ProjectFunction.MEMORY_MB} MB Lambda gets`],
+  [
+    'docs/operations/alarms.md',
+    `the third of a core a ${ProjectFunction.MEMORY_MB} MB Lambda gets`,
+  ],
   // Alarm thresholds (lib/monitoring.ts THRESHOLDS) and the top readers (lib/audit.ts).
   ['docs/operations/alarms.md', `Periods are ${period} minutes`],
   [
