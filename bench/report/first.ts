@@ -19,7 +19,7 @@ export function renderFirst(r: Results): ReportPart | undefined {
     '',
     '## 2. Cold start: process start → first response',
     '',
-    `Time from process start to the first response of each handler, in a fresh process against DynamoDB Local reached over TLS as DynamoDB is in AWS (bench/tls-proxy.ts; records imported first), against the stock floor doing its one Query (of transaction 1's item collection; the floor is unchanged, while a handler's GET sends two requests together, the Query and the access-state UpdateItem, so its first request opens two connections); the variants answer the Transactions function's GET. ${ref.respondedAt.n} rounds, order rotated every round, after two unmeasured rounds; ratios paired as above, with the range of their blocks' medians.`,
+    `Time from process start to the first response of each handler, in a fresh process against DynamoDB Local reached over TLS as DynamoDB is in AWS (bench/tls-proxy.ts; records imported first), against the stock floor doing its one Query (of transaction 1's item collection; the floor is unchanged, while a handler's GET sends two requests together, the record's GetItem and the access-state UpdateItem, so its first request opens two connections, and runs with the stage's environment, the zone's offsets included); the variants answer the Transactions function's GET. ${ref.respondedAt.n} rounds, order rotated every round, after two unmeasured rounds; ratios paired as above, with the range of their blocks' medians.`,
     '',
     table(
       [
