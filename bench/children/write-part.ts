@@ -40,6 +40,9 @@ export interface WorkerResult {
   output: unknown;
 }
 
+/** The one execution each run's steps belong to (one upload key a run). */
+const BENCH_EXECUTION = 'arn:aws:states:us-east-1:000000000000:execution:import:bench';
+
 const timeLimits = {
   plan: 'Plan',
   check: 'CheckPart',
@@ -49,7 +52,9 @@ const timeLimits = {
 
 function runStep(spec: WorkerSpec, deps: StepDeps): Promise<unknown> {
   const part = spec.part;
-  if (spec.step === 'plan') return plan(deps, spec.event);
+  // The workflow's first state adds the execution; Plan claims the upload for it.
+  if (spec.step === 'plan')
+    return plan(deps, { ...spec.event, execution: { id: BENCH_EXECUTION } });
   if (!part) throw new Error(`${spec.step} needs a part`);
   if (spec.step === 'check') return checkPartStep(deps, part);
   if (spec.step === 'verify')
