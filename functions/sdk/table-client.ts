@@ -5,6 +5,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { environmentSettings } from './environment-settings.ts';
 import { Sha256 } from './sha256.ts';
+import { streamCollector } from './stream-collector.ts';
 
 export interface ClientOptions {
   region: string;
@@ -43,6 +44,8 @@ export function createTableClient(options: ClientOptions, cacheMiddleware = true
       throwOnRequestTimeout: true,
     },
     cacheMiddleware,
+    // Answers read without loading web streams (see stream-collector.ts).
+    streamCollector,
     ...(options.environmentOnly ? environmentSettings() : {}),
   });
   client.middlewareStack.remove('loggerMiddleware');
