@@ -11,7 +11,7 @@ export function streamCollector(stream: unknown): Promise<Uint8Array> {
     const chunks: Buffer[] = [];
     (stream as Readable)
       .on('data', (chunk: Buffer) => chunks.push(chunk))
-      .once('error', reject)
+      .on('error', reject)
       .once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
   });
 }
