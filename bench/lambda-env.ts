@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../core/project-root.ts';
-import { apiFunctionEnv } from '../lib/api.ts';
+import { apiFunctionEnv } from '../core/function-env.ts';
 import { DEFAULT_SETTINGS } from '../stage/settings.ts';
 import { DEPLOYED_NODE_OPTIONS } from './bundles.ts';
 import { BENCH_READ_BUDGETS, BUCKET, TABLE } from './config.ts';
 
-/** The environment of a function in Lambda: Lambda's own variables and the stage's (lib/api.ts). */
+/** The environment of a function in Lambda: Lambda's own variables and the stage's (core/function-env.ts). */
 export function lambdaEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,

@@ -4,6 +4,7 @@
  * (local/rig/rig.ts), and the functions read them when they start (functions/shared/config.ts,
  * functions/shared/import-deps.ts). The read budgets' own names are in core/read-budgets.ts.
  */
+import { readBudgetsToEnv, type ReadBudgets } from './read-budgets.ts';
 import { zoneOffsets } from './times.ts';
 
 export const FUNCTION_ENV = {
@@ -36,5 +37,32 @@ export function displayTimeEnv(timeZone: string): Record<string, string> {
   return {
     [FUNCTION_ENV.displayTimeZone]: timeZone,
     ...(table ? { [FUNCTION_ENV.displayTimeZoneOffsets]: JSON.stringify(table) } : {}),
+  };
+}
+
+/** The operator's settings the API functions read: a stage's from -c, `npm start`'s from its environment. */
+export interface FunctionSettings {
+  signatureUrlTtlSeconds: number;
+  displayTimeZone: string;
+  readBudgets: ReadBudgets;
+}
+
+/**
+ * The API functions' environment. A stage sets it (lib/api.ts) and so does the local rig
+ * (local/rig/rig.ts); the benchmark and the bundle tests run the bundles with it, so that they
+ * measure and test what Lambda runs (the zone's offsets included).
+ */
+export function apiFunctionEnv(
+  settings: FunctionSettings,
+  resources: { tableName: string; bucketName: string; cursorKey: string },
+): Record<string, string> {
+  return {
+    [FUNCTION_ENV.tableName]: resources.tableName,
+    [FUNCTION_ENV.bucketName]: resources.bucketName,
+    [FUNCTION_ENV.urlTtlSeconds]: String(settings.signatureUrlTtlSeconds),
+    ...displayTimeEnv(settings.displayTimeZone),
+    // SPEC 8: the functions count reads per user and route against these.
+    ...readBudgetsToEnv(settings.readBudgets),
+    [FUNCTION_ENV.cursorKey]: resources.cursorKey,
   };
 }

@@ -17,14 +17,13 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { ENTITIES, filePrefixesOf } from '../core/entities.ts';
-import { readBudgetsToEnv } from '../core/read-budgets.ts';
 import { ProjectFunction } from './project-function.ts';
 import { AUDIT_RETENTION, removalPolicyFor } from './retention.ts';
 import { vendedLogGroup } from './vended-logs.ts';
 import type { Route } from '../core/routes.ts';
 import { INDEX_LIST } from '../core/lookups.ts';
 import type { Settings } from '../stage/settings.ts';
-import { FUNCTION_ENV, displayTimeEnv } from '../core/function-env.ts';
+import { apiFunctionEnv } from '../core/function-env.ts';
 
 /**
  * Stage-wide request limits. The API serves a back office; these bound the cost and the load a
@@ -54,25 +53,6 @@ export const ACCESS_LOG_FIELDS: Record<string, string> = {
   sourceIp: '$context.identity.sourceIp',
   userAgent: '$context.identity.userAgent',
 };
-
-/**
- * The API functions' environment. The stage sets it; the benchmark and the bundle tests run the
- * bundles with it, so that they measure and test what Lambda runs (the zone's offsets included).
- */
-export function apiFunctionEnv(
-  settings: Pick<Settings, 'signatureUrlTtlSeconds' | 'displayTimeZone' | 'readBudgets'>,
-  resources: { tableName: string; bucketName: string; cursorKey: string },
-): Record<string, string> {
-  return {
-    [FUNCTION_ENV.tableName]: resources.tableName,
-    [FUNCTION_ENV.bucketName]: resources.bucketName,
-    [FUNCTION_ENV.urlTtlSeconds]: String(settings.signatureUrlTtlSeconds),
-    ...displayTimeEnv(settings.displayTimeZone),
-    // SPEC 8: the functions count reads per user and route against these.
-    ...readBudgetsToEnv(settings.readBudgets),
-    [FUNCTION_ENV.cursorKey]: resources.cursorKey,
-  };
-}
 
 export interface ApiProps {
   readonly routes: readonly Route[];

@@ -4,7 +4,6 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { READ_BUDGET_ENV } from '../../core/read-budgets.ts';
 import { operatorSettingsFromEnv } from '../../functions/shared/config.ts';
 import { PROJECT_ROOT } from '../../core/project-root.ts';
 import type { Route } from '../../core/routes.ts';
@@ -33,7 +32,7 @@ import {
   writeLocalState,
   type LocalState,
 } from './state.ts';
-import { FUNCTION_ENV, displayTimeEnv } from '../../core/function-env.ts';
+import { FUNCTION_ENV, apiFunctionEnv, type FunctionSettings } from '../../core/function-env.ts';
 import { DEFAULT_TIME_ZONE } from '../../core/settings.ts';
 
 export const DEFAULT_TABLE_NAME = 'currency-exchange';
@@ -194,31 +193,25 @@ async function seedOnFirstStart(
   }
 }
 
-/** What the handlers read from process.env, pointed at the emulators. */
+/** What the handlers read from process.env: a stage's variables, pointed at the emulators. */
 function functionEnv(
   emulators: Emulators,
-  names: { dataDir: string; tableName: string; bucketName: string; displayTimeZone: string },
-  env: Record<string, string | undefined>,
+  names: { dataDir: string; tableName: string; bucketName: string; settings: FunctionSettings },
 ): Record<string, string | undefined> {
   return {
-    [FUNCTION_ENV.tableName]: names.tableName,
-    [FUNCTION_ENV.bucketName]: names.bucketName,
+    // The operator's settings: `npm start` takes them from its own environment, as a stage takes
+    // them from -c, and the zone the rig keeps (its state), with its table.
+    ...apiFunctionEnv(names.settings, {
+      tableName: names.tableName,
+      bucketName: names.bucketName,
+      cursorKey: localCursorKey(names.dataDir),
+    }),
     AWS_REGION: 'us-east-1',
     [FUNCTION_ENV.dynamoDbEndpoint]: emulators.dynamoDb.endpoint,
     [FUNCTION_ENV.s3Endpoint]: emulators.s3.endpoint,
     AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
     AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
     AWS_SESSION_TOKEN: undefined,
-    [FUNCTION_ENV.cursorKey]: localCursorKey(names.dataDir),
-    // The zone the rig keeps (its state), with its table as a stage's synth gives it.
-    ...displayTimeEnv(names.displayTimeZone),
-    // The operator's settings (SPEC 8's read budgets too): `npm start` takes them from its own
-    // environment, as a stage takes them from -c.
-    ...Object.fromEntries(
-      [FUNCTION_ENV.urlTtlSeconds, ...Object.values(READ_BUDGET_ENV)].flatMap((name) =>
-        env[name] ? [[name, env[name]]] : [],
-      ),
-    ),
   };
 }
 
@@ -233,7 +226,7 @@ function startApiGateway(
     displayTimeZone: string;
     currency: string;
     businessName: string;
-    env: Record<string, string | undefined>;
+    settings: FunctionSettings;
   },
 ): Promise<Gateway> {
   const { cognito } = emulators;
@@ -244,7 +237,7 @@ function startApiGateway(
       audience: [cognito.clientId],
       jwksUri: cognito.jwksUri,
     },
-    env: functionEnv(emulators, names, names.env),
+    env: functionEnv(emulators, names),
     staffApp: {
       cognitoEndpoint: cognito.endpoint,
       userPoolClientId: cognito.clientId,
@@ -292,7 +285,7 @@ export async function startLocalRig(options: LocalRigOptions): Promise<LocalRig>
   if (!javaOnPath()) throw new Error(JAVA_REQUIRED); // before anything starts
   const env = options.env ?? process.env;
   // The functions' own rules, now rather than as a 500 on every request (local/rig/start-settings.ts).
-  operatorSettingsFromEnv(withoutEmpty(env));
+  const operatorSettings = operatorSettingsFromEnv(withoutEmpty(env));
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   assertNotRunning(dataDir);
@@ -304,7 +297,16 @@ export async function startLocalRig(options: LocalRigOptions): Promise<LocalRig>
   const stoppers: (() => Promise<void>)[] = [];
 
   try {
-    const names = { dataDir, tableName, bucketName, displayTimeZone, currency, businessName, env };
+    const settings = { ...operatorSettings, displayTimeZone };
+    const names = {
+      dataDir,
+      tableName,
+      bucketName,
+      displayTimeZone,
+      currency,
+      businessName,
+      settings,
+    };
     const emulators = await startEmulators(options, names, stoppers);
     const { dynamoDb, cognito, s3 } = emulators;
     keepZone(dataDir, displayTimeZone, dynamoDb.tableCreated);

@@ -12,7 +12,7 @@ import { build, type Metafile } from 'esbuild';
 import { esbuildOptions } from '../../lib/esbuild-options.ts';
 import { BUNDLING } from '../../lib/project-function.ts';
 import { functionList } from '../../core/routes.ts';
-import { apiFunctionEnv } from '../../lib/api.ts';
+import { apiFunctionEnv } from '../../core/function-env.ts';
 import { DEFAULT_SETTINGS } from '../../stage/settings.ts';
 
 import { PROJECT_ROOT } from '../../core/project-root.ts';
