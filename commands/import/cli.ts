@@ -14,7 +14,7 @@ import { reportKey } from '../../import/steps/work-folder.ts';
 import { type ImportReport } from '../../import/steps/step.ts';
 import { progressLine } from './progress-line.ts';
 import { printReport, printUnreported } from './report-lines.ts';
-import { ConfigError, positiveFromEnv } from '../../core/env.ts';
+import { ConfigError, positiveFromEnv, zoneOffsetsFromEnv } from '../../core/env.ts';
 import { makeStage } from '../../stage/stage.ts';
 import { dropFile, localDropOptionsFromEnv } from './local-drop.ts';
 import { localObjectFile } from '../../local/s3/s3-client.ts';
@@ -167,6 +167,9 @@ async function importFile(argv: readonly string[]): Promise<number> {
   return print();
 }
 
+/** Where state.json keeps the zone's table (local/rig/state.ts), named so in its error. */
+const STATE_OFFSETS = "state.json's displayTimeZoneOffsets";
+
 /** Into the running local rig's drop, the workflow run here. */
 async function importLocally(
   file: string,
@@ -191,6 +194,11 @@ async function importLocally(
       tableName: state.tableName,
       // Times are read in the zone the local functions show them in (SPEC 3.5).
       displayTimeZone: state.displayTimeZone,
+      displayTimeZoneOffsets: zoneOffsetsFromEnv(
+        { [STATE_OFFSETS]: state.displayTimeZoneOffsets },
+        STATE_OFFSETS,
+        state.displayTimeZone,
+      ),
       filesBucketName: state.bucketName,
       auditFile: localAuditDir(dataDir),
     },

@@ -32,7 +32,12 @@ import {
   writeLocalState,
   type LocalState,
 } from './state.ts';
-import { FUNCTION_ENV, apiFunctionEnv, type FunctionSettings } from '../../core/function-env.ts';
+import {
+  FUNCTION_ENV,
+  apiFunctionEnv,
+  displayTimeEnv,
+  type FunctionSettings,
+} from '../../core/function-env.ts';
 import { DEFAULT_TIME_ZONE } from '../../core/settings.ts';
 
 export const DEFAULT_TABLE_NAME = 'currency-exchange';
@@ -270,6 +275,9 @@ function localStateOf(
     dynamoDbEndpoint: dynamoDb.endpoint,
     s3Endpoint: s3.endpoint,
     displayTimeZone: names.displayTimeZone,
+    displayTimeZoneOffsets: displayTimeEnv(names.displayTimeZone)[
+      FUNCTION_ENV.displayTimeZoneOffsets
+    ],
     cognito: {
       endpoint: cognito.endpoint,
       userPoolId: cognito.userPoolId,

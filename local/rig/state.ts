@@ -39,6 +39,11 @@ export interface LocalState {
   s3Endpoint: string;
   /** The zone the functions show times in, and so the zone a local import reads them in. */
   displayTimeZone: string;
+  /**
+   * Its offsets as the functions get them (DISPLAY_TIME_ZONE_OFFSETS, core/function-env.ts),
+   * absent for a zone without a table: worked out once at start, not on every import.
+   */
+  displayTimeZoneOffsets?: string;
   cognito: {
     endpoint: string;
     userPoolId: string;

@@ -48,7 +48,7 @@ import { loadStepFunctions } from './step-functions-library.ts';
 import { appendAuditEvents } from '../tools/audit-log.ts';
 import { EMULATOR_REQUEST_TIMEOUT_MS } from '../net.ts';
 import { s3Client } from '../s3/s3-client.ts';
-import { zoneOffsets } from '../../core/times.ts';
+import { zoneOffsets, type ZoneOffsets } from '../../core/times.ts';
 
 /** Local stand-ins for the stage's ARNs: the runner maps each Task to a handler by them. */
 const REGION = 'us-east-1';
@@ -178,6 +178,8 @@ export interface LocalDropTarget {
   tableName: string;
   /** The local rig's zone, from its state: never the operator's environment. */
   displayTimeZone: string;
+  /** Its table as the rig worked it out (its state); without one the drop works it out. */
+  displayTimeZoneOffsets?: ZoneOffsets | undefined;
   /** The local files bucket, whose keys records may name (warned of when missing). */
   filesBucketName?: string;
   /** Where audit events go (the local rig's audit trail: local/tools/audit-log.ts). */
@@ -235,7 +237,7 @@ export function localStepDeps(target: LocalDropTarget, partBytes?: number): Step
     }),
     tableName: target.tableName,
     displayTimeZone: target.displayTimeZone,
-    displayTimeZoneOffsets: zoneOffsets(target.displayTimeZone),
+    displayTimeZoneOffsets: target.displayTimeZoneOffsets ?? zoneOffsets(target.displayTimeZone),
     ...(target.filesBucketName === undefined ? {} : { filesBucket: target.filesBucketName }),
     audit,
     // Every part in flight is written by this one process: they share one import's groups.

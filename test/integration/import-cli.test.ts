@@ -3,7 +3,7 @@
  * exit status, the report, the final count, the rig's own display zone.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -11,25 +11,37 @@ import { PROJECT_ROOT } from '../../core/project-root.ts';
 import { customer, line, transaction } from '../fixtures.ts';
 import { startTestDrop } from '../support/drop.ts';
 import { CLEAN_ENV } from '../support/clean-env.ts';
+import { FUNCTION_ENV, displayTimeEnv } from '../../core/function-env.ts';
+import type { LocalState } from '../../local/rig/state.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'import-cli-'));
 let drop: Awaited<ReturnType<typeof startTestDrop>>;
 
-beforeAll(async () => {
-  drop = await startTestDrop();
-  // What a running `npm start` leaves for the import, with a display zone other than UTC.
+/** A state.json as a running `npm start` leaves it for the import, in its own directory. */
+function writeState(stateDir: string, zone: Partial<LocalState>) {
+  mkdirSync(stateDir, { recursive: true });
   writeFileSync(
-    join(dir, 'state.json'),
+    join(stateDir, 'state.json'),
     JSON.stringify({
       tableName: drop.table.tableName,
       dynamoDbEndpoint: drop.table.endpoint,
       s3Endpoint: drop.s3.endpoint,
       importBucketName: drop.s3.importBucketName,
-      displayTimeZone: 'Asia/Manila',
       s3DataDir: drop.s3DataDir,
       bucketName: drop.s3.bucketName,
+      ...zone,
     }),
   );
+}
+
+/** Asia/Manila's offsets as the rig's state carries them: how the rig works them out. */
+const MANILA = 'Asia/Manila';
+const manilaOffsets = displayTimeEnv(MANILA)[FUNCTION_ENV.displayTimeZoneOffsets]!;
+
+beforeAll(async () => {
+  drop = await startTestDrop();
+  // A display zone other than UTC, with its table.
+  writeState(dir, { displayTimeZone: MANILA, displayTimeZoneOffsets: manilaOffsets });
 }, 90_000);
 afterAll(async () => {
   await drop?.stop();
@@ -92,6 +104,27 @@ test("a good file: exit 0 and a final count; times read in the local rig's zone,
   );
   // 10:01:02 in Manila (UTC+8) is 02:01:02 UTC.
   expect((await stored('TXN#511'))?.created_at).toBe('2023-09-15T02:01:02Z');
+});
+
+test("the zone's table comes from the rig's state, worked out once at start; one not the zone's is refused", async () => {
+  // A table that is not Manila's real one (+09:00 throughout) shows which table read the time.
+  const ninehours = JSON.stringify({ ...JSON.parse(manilaOffsets), offsets: [[0, 9 * 3600]] });
+  writeState(join(dir, 'nine'), { displayTimeZone: MANILA, displayTimeZoneOffsets: ninehours });
+  const good = [line('transaction', transaction({ id: 514 }))];
+  const r = await runImport(good, { LOCAL_DATA_DIR: join(dir, 'nine') });
+  expect(r.status).toBe(0);
+  expect((await stored('TXN#514'))?.created_at).toBe('2023-09-15T01:01:02Z');
+
+  const utcTable = displayTimeEnv('UTC')[FUNCTION_ENV.displayTimeZoneOffsets]!;
+  writeState(join(dir, 'other'), { displayTimeZone: MANILA, displayTimeZoneOffsets: utcTable });
+  const refused = await runImport([line('transaction', transaction({ id: 515 }))], {
+    LOCAL_DATA_DIR: join(dir, 'other'),
+  });
+  expect(refused.status).not.toBe(0);
+  expect(refused.stderr).toContain(
+    "state.json's displayTimeZoneOffsets must be the table of Asia/Manila's offsets",
+  );
+  expect(await stored('TXN#515')).toBeUndefined();
 });
 
 test('issue 30: the local report is named by its file on this machine, which holds the report', async () => {

@@ -14,6 +14,8 @@ import { DEMO_IMAGE_FILE } from '../../local/s3/s3-server.ts';
 import { startLocalRig, type LocalRig } from '../../local/rig/rig.ts';
 import { customer, line, transaction } from '../fixtures.ts';
 import type { LocalState } from '../../local/rig/state.ts';
+import { FUNCTION_ENV, displayTimeEnv } from '../../core/function-env.ts';
+import { parseZoneOffsets } from '../../core/times.ts';
 import { createContract } from '../support/contract.ts';
 
 const run = promisify(execFile);
@@ -101,6 +103,11 @@ test('the demo data was imported on first start, and state.json tells where ever
       clientId: rig.cognito.clientId,
     },
   });
+  // The zone's table, for `npm run import` to read times with instead of working it out again.
+  expect(state.displayTimeZoneOffsets).toBe(
+    displayTimeEnv(state.displayTimeZone)[FUNCTION_ENV.displayTimeZoneOffsets],
+  );
+  expect(parseZoneOffsets(state.displayTimeZoneOffsets!, state.displayTimeZone)).toBeDefined();
 });
 
 test('GET /transactions/1 for the teller, with a signature URL that works', async () => {
