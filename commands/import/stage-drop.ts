@@ -30,6 +30,7 @@ import {
 } from './stage-execution.ts';
 import { IMPORT_TIMEOUT_SECONDS, type ImportReport } from '../../import/steps/step.ts';
 import {
+  claimKey,
   importIdOf,
   keysUnder,
   manifestKey,
@@ -37,6 +38,7 @@ import {
   readJson,
   reportKey,
   workPrefix,
+  type Claim,
   type PartCounts,
   type WritingCounts,
 } from '../../import/steps/work-folder.ts';
@@ -216,7 +218,14 @@ export async function importIntoStack(
       } else if (isEnded(execution.status)) {
         // Report may have written it just before the execution ended (a rejected file fails it).
         const last = await getJson<ImportReport>(s3, bucket, reportKey(importId));
-        return last ? { report: last } : { unreported: endedWithoutReport(execution) };
+        if (last) return { report: last };
+        // A repeated event's execution ends at once, having written nothing: the execution that
+        // holds the upload's claim imports it, and is the one to follow.
+        const holder = await getJson<Claim>(s3, bucket, claimKey(importId));
+        if (holder === undefined || holder.execution === execution.executionArn)
+          return { unreported: endedWithoutReport(execution) };
+        execution = await describeExecution(sfn, holder.execution);
+        continue;
       } else if (waited >= times.ceilingMs) {
         return { unreported: stillRunning(execution, waited) };
       } else {

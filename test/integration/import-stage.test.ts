@@ -11,7 +11,7 @@ import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { S3_MIN_PART_BYTES } from '../../commands/import/drop.ts';
 import type { Progress } from '../../import/progress.ts';
 import { importIntoStack } from '../../commands/import/stage-drop.ts';
-import { importIdOf, reportKey } from '../../import/steps/work-folder.ts';
+import { claimKey, importIdOf, reportKey, type Claim } from '../../import/steps/work-folder.ts';
 import type { ImportReport } from '../../import/steps/step.ts';
 import { emptySummary } from '../../import/summary.ts';
 import { s3Client, S3RVER_CREDENTIALS } from '../../local/s3/s3-client.ts';
@@ -314,6 +314,48 @@ test('an execution still running past the ceiling is no longer waited for', asyn
     expect(result.unreported.lines[0]).toMatch(/^The import's execution is still RUNNING after/);
   } finally {
     await watch.stop();
+  }
+}, 90_000);
+
+test("a repeated event's second execution ends at once: the command follows the one that holds the claim", async () => {
+  const executions: FakeExecution[] = [];
+  const s3 = s3Client(drop.s3.endpoint);
+  const bucket = drop.target.importBucketName;
+  const watch = watchUploads(async (key, size) => {
+    // The first execution claimed the upload and runs; the second, newest, found the claim held.
+    const holder = executionFor(key, size, 'RUNNING');
+    const importId = importIdOf(key, 'null');
+    const claim: Claim = { execution: holder.executionArn, claimedAt: new Date().toISOString() };
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: claimKey(importId),
+        Body: JSON.stringify(claim),
+      }),
+    );
+    executions.push(holder, executionFor(key, size, 'SUCCEEDED'));
+    setTimeout(() => {
+      const report = { importId, outcome: 'imported', counts: emptySummary() };
+      void s3
+        .send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: reportKey(importId),
+            Body: JSON.stringify(report),
+          }),
+        )
+        .then(() => (holder.status = 'SUCCEEDED'));
+    }, 500);
+  });
+  try {
+    const result = await importIntoStack(STACK, drop.fileOf('\n'), () => {}, {
+      clients: stackClients(outputsOf(bucket), executions),
+      times: QUICK,
+    });
+    expect(reportOf(result)).toMatchObject({ outcome: 'imported' });
+  } finally {
+    await watch.stop();
+    s3.destroy();
   }
 }, 90_000);
 
