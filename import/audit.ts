@@ -43,6 +43,8 @@ export interface ImportEndedEvent extends Base, Uploader {
   problems: number;
   /** The file's parts and those written whole (a failed import's counts add the others'). */
   parts?: { total: number; written: number[] };
+  /** As the report's: Report failed, and `counts` are not what was written. */
+  notCounted?: true;
 }
 
 export interface RecordChangedEvent extends Base {

@@ -204,7 +204,12 @@ export function importWorkflowDefinition(r: ImportWorkflowResources): Record<str
       ReportFallback: task('Report', r.reportFunctionArn, { ...reportFallback, Next: 'Notify' }),
       Notify: {
         Type: 'Choice',
-        Choices: [{ Variable: '$.report.outcome', StringEquals: 'imported', Next: 'Done' }],
+        Choices: [
+          { Variable: '$.report.outcome', StringEquals: 'imported', Next: 'Done' },
+          // A repeated event's execution that failed before it found the claim: the execution
+          // holding it imports the upload, and alerts if that fails.
+          { Variable: '$.report.claimedBy', IsPresent: true, Next: 'Duplicate' },
+        ],
         Default: 'Alert',
       },
       Alert: {

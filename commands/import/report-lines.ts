@@ -24,8 +24,9 @@ function failedLine(report: ImportReport): string {
   const { counts, parts } = report;
   const whole =
     parts === undefined ? '' : `; ${parts.written.length} of ${parts.total} parts written whole`;
-  const written =
-    counts.records + counts.deletes === 0
+  const written = report.notCounted
+    ? 'What it wrote before it stopped is not counted: its report could not be made whole.'
+    : counts.records + counts.deletes === 0
       ? `Nothing was written${whole}.`
       : `Written before it stopped: ${countsText(counts)}${whole}.`;
   return `${written} Putting the same file again is safe: records already written are written again, the same.`;

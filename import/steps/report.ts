@@ -86,6 +86,11 @@ export interface ReportResult {
   importId: string;
   outcome: Outcome;
   reportKey: string;
+  /**
+   * Another execution holds the upload's claim and imports it: this one wrote no report, and
+   * ends as Duplicate, without an alert (stage/import-workflow.ts).
+   */
+  claimedBy?: string;
 }
 
 /**
@@ -202,7 +207,7 @@ export async function report(deps: StepDeps, input: ReportInput): Promise<Report
   const attempt = { execution: input.input?.execution?.id, redriveCount: input.redriveCount };
   const holder = await claimHolder(deps.s3, bucket, importId);
   if (holder !== undefined && holder !== attempt.execution)
-    return { importId, outcome: input.outcome, reportKey: reportKey(importId) };
+    return { importId, outcome: input.outcome, reportKey: reportKey(importId), claimedBy: holder };
   let counts = emptySummary();
   let outcome = input.outcome;
   const fallback = input.reportFailed !== undefined;
@@ -262,6 +267,7 @@ export async function report(deps: StepDeps, input: ReportInput): Promise<Report
     lookupWarningCount: verdict?.lookupWarningCount ?? 0,
     ...filesLeft,
     ...(error === undefined ? {} : { error }),
+    ...(fallback ? { notCounted: true as const } : {}),
     ...(parts === undefined ? {} : { parts }),
   };
   await writeJson(deps.s3, bucket, reportKey(importId), result);
@@ -275,6 +281,7 @@ export async function report(deps: StepDeps, input: ReportInput): Promise<Report
       counts,
       problems: result.problemCount,
       ...(parts === undefined ? {} : { parts }),
+      ...(fallback ? { notCounted: true as const } : {}),
       ...uploader(input.input ?? {}),
     }),
   );

@@ -109,6 +109,11 @@ export interface ImportReport {
   /** A failed import: what stopped it (never record data: see the Report step). */
   error?: string;
   /**
+   * Report itself failed (ReportFallback): what the parts wrote is not counted, and `counts`
+   * are zeros, not what is in the table.
+   */
+  notCounted?: true;
+  /**
    * The file's parts and those written whole (their indexes). In a failed import `counts` also
    * holds what the other parts wrote before they stopped: every record counted is in the table.
    */

@@ -12,6 +12,7 @@ import {
   DuplicateExecution,
   localExecutionArn,
   localStepDeps,
+  type Handler,
   runWorkflow,
 } from '../../local/step-functions/import-runner.ts';
 import { line, transaction } from '../fixtures.ts';
@@ -103,16 +104,26 @@ test("a second execution whose Plan fails never replaces the first's report", as
     const first = await runWorkflow(deps, input, { execution: { name: 'first-of-two' } });
     expect(first.outcome).toBe('imported');
     // A repeated event whose Plan cannot read the bucket: its Catch goes to Report, which finds
-    // the upload claimed by the first execution and writes nothing.
+    // the upload claimed by the first execution, writes nothing and says so (no alert follows).
+    const reported: unknown[] = [];
     const again = await runWorkflow(deps, input, {
       execution: { name: 'second-of-two' },
       wrap: {
         plan: () => async () => {
           throw new Error('plan cannot reach the bucket (test)');
         },
+        report: (h) =>
+          (async (event, context, signal) => {
+            const result = await h(event as never, context, signal);
+            reported.push(result);
+            return result;
+          }) as Handler,
       },
     });
     expect(again).toEqual(first);
+    expect(reported).toEqual([
+      expect.objectContaining({ claimedBy: localExecutionArn('first-of-two') }),
+    ]);
     const events = eventsOf(first.importId);
     expect([events.started.length, events.ended.length]).toEqual([1, 1]);
   } finally {

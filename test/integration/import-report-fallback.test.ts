@@ -5,6 +5,8 @@
  * that had stopped the import before, run by the local runner's interpreter as Step Functions
  * runs it.
  */
+import { jest } from '@jest/globals';
+import { printReport } from '../../commands/import/report-lines.ts';
 import { type ExecutionInput } from '../../import/steps/step.ts';
 import {
   localStepDeps,
@@ -57,12 +59,24 @@ test('Report fails: the fallback reports the import as failed, by the error name
   expect(report).toMatchObject({
     outcome: 'failed',
     error: 'Report failed (ReportBroke): what the parts wrote is not counted',
+    notCounted: true,
   });
   expect(JSON.stringify(report)).not.toContain('a value from the file');
   const ended = drop
     .auditEvents()
     .find((e) => e.importId === report.importId && e.kind === 'import-ended');
-  expect(ended).toMatchObject({ outcome: 'failed' });
+  expect(ended).toMatchObject({ outcome: 'failed', notCounted: true });
+  // Both records were written before Report failed: the command must not say nothing was.
+  const printed: string[] = [];
+  const spy = jest
+    .spyOn(console, 'error')
+    .mockImplementation((text: string) => void printed.push(text));
+  try {
+    expect(printReport(report, 'file.jsonl', 'the table')).toBe(1);
+  } finally {
+    spy.mockRestore();
+  }
+  expect(printed.at(-1)).toMatch(/^What it wrote before it stopped is not counted/);
 }, 120_000);
 
 test('Report fails after the import failed: the report says both', async () => {

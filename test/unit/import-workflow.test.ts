@@ -37,6 +37,8 @@ interface Stubs {
   claimedBy?: string;
   /** A state whose every call throws. */
   throwIn?: string;
+  /** Report found the upload claimed by another execution. */
+  reportClaimedBy?: string;
 }
 
 /** Runs the workflow with stub Tasks; resolves with the Task calls in order and how it ended. */
@@ -70,6 +72,7 @@ async function run(stubs: Stubs = {}) {
       importId: IMPORT_ID,
       outcome: e.outcome,
       reportKey: `reports/${IMPORT_ID}.json`,
+      ...(stubs.reportClaimedBy ? { claimedBy: stubs.reportClaimedBy } : {}),
     })),
     Alert: step('Alert', () => ({ MessageId: 'm' })),
   };
@@ -166,6 +169,15 @@ test('every step is told its execution: Plan claims the upload for it, parts and
   expect((of('Report')[0]!.input.input as { execution: unknown }).execution).toEqual({
     id: EXECUTION,
   });
+});
+
+test('a second execution whose Plan failed before it found the claim: Report finds it, no alert', async () => {
+  const { states, ended } = await run({
+    throwIn: 'Plan',
+    reportClaimedBy: 'arn:aws:states:eu-west-1:1:execution:import:e0',
+  });
+  expect(ended).toBe('succeeded');
+  expect(states.at(-1)).toBe('Report');
 });
 
 test('a second execution of the upload (its claim held by another): nothing checked, written or reported', async () => {
