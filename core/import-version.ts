@@ -28,6 +28,13 @@ export const VERSION_FOR_SIZE = 'z'.repeat(IMPORT_VERSION_LENGTH);
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * ISO 8601 with its zone, as S3's events and the local S3 give it: a time without its zone would
+ * be read in the reader's own (another instant on another machine), and `Date.parse` alone takes
+ * loose forms (`"1 Z"` is 2001).
+ */
+const UPLOAD_TIME = /^([+-]\d{6}|\d{4})-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i;
+
 export class ImportVersionError extends Error {
   override readonly name = 'ImportVersionError';
 }
@@ -46,8 +53,7 @@ export interface Upload {
 
 /** The version of the import of one upload. */
 export function importVersion({ uploadedAt, sequencer, importId }: Upload): string {
-  // A time without its zone would be read in the reader's own: another instant on another machine.
-  const ms = /(Z|[+-]\d\d:\d\d)$/i.test(uploadedAt) ? Date.parse(uploadedAt) : Number.NaN;
+  const ms = UPLOAD_TIME.test(uploadedAt) ? Date.parse(uploadedAt) : Number.NaN;
   if (!Number.isFinite(ms) || ms < 0)
     throw new ImportVersionError(
       `the upload's time ${JSON.stringify(uploadedAt)} is not a time with its zone`,

@@ -70,6 +70,10 @@ test('what is not a time, a sequencer or an import id is refused, saying which',
   expect(() => importVersion({ uploadedAt: '2026-11-27T21:00:00', importId: id })).toThrow(
     /"2026-11-27T21:00:00" is not a time with its zone/,
   );
+  // A loose form Date.parse takes (as 2001-01-01) is not S3's.
+  expect(() => importVersion({ uploadedAt: '1 Z', importId: id })).toThrow(
+    /"1 Z" is not a time with its zone/,
+  );
   expect(importVersion({ uploadedAt: '2026-11-28T05:00:00+08:00', importId: id })).toBe(
     importVersion({ uploadedAt: '2026-11-27T21:00:00Z', importId: id }),
   );
