@@ -23,7 +23,10 @@ export interface ImportSummary {
    * notFound).
    */
   again: number;
-  /** Records written over, or left by, a file put within the same second (S3's order decided). */
+  /**
+   * Records written over, or left by, a file put within the same second: S3's sequencer broke
+   * the tie, which is fixed but does not tell which file was put last.
+   */
   sameSecond: number;
 }
 

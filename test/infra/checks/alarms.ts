@@ -90,6 +90,24 @@ describe.each(stages)('alarms, %s', (_name, get) => {
     }
   });
 
+  test('docs/operations/alarms.md has a row for every alarm, and every row names one', () => {
+    const docs = readFileSync(join(PROJECT_ROOT, 'docs/operations/alarms.md'), 'utf8');
+    const section = docs.slice(docs.indexOf('\n## Alarms\n'), docs.indexOf('\nWhy there:'));
+    // A row's name, its `<Route>`-like parts standing for any word.
+    const rows = [...section.matchAll(/^\| `([\w<>-]+)`/gm)].map(([, row]) => row!);
+    const patterns = rows.map((row) => new RegExp(`^${row.replace(/<\w+>/g, '[A-Za-z]+')}$`));
+    const stack = get().stack.stackName;
+    const names = alarms().map((a) =>
+      String(a.AlarmName)
+        .replace(`${stack}-`, '')
+        .replace(/-Critical$/, ''),
+    );
+    for (const name of names)
+      expect([name, patterns.some((p) => p.test(name))]).toEqual([name, true]);
+    for (const [i, row] of rows.entries())
+      expect([row, names.some((n) => patterns[i]!.test(n))]).toEqual([row, true]);
+  });
+
   test("per route: 5xx and p99 latency on the route's own metrics (detailed metrics on)", () => {
     const s = get();
     const [, stage] = onlyResource(s.json, 'AWS::ApiGatewayV2::Stage');
