@@ -7,7 +7,7 @@
 import { FILE_PREFIX, type FileField } from './file-keys.ts';
 import { CUSTOMER_READERS_GROUP } from './groups.ts';
 import { customerCheck, transactionCheck, type Customer, type Transaction } from './records.ts';
-import type { Check } from './schema.ts';
+import type { Check, ObjectCheck } from './schema.ts';
 
 export type Entity = 'transaction' | 'customer';
 
@@ -23,7 +23,7 @@ export interface EntityDescriptor<R = unknown> {
   /** The array field of its children, stored in the record's item in ascending id order. */
   readonly children: string;
   /** The record's shape, given how its time fields are written (wall time or stored UTC). */
-  readonly check: (time: Check) => Check;
+  readonly check: (time: Check) => ObjectCheck;
   /** Instants: stored in UTC, shown and imported as wall time in the display zone (SPEC 3.5). */
   readonly timeFields: readonly string[];
   /** S3 object keys when stored and imported, presigned URLs in the API (SPEC 3.4). */

@@ -20,7 +20,7 @@ export type FileField = keyof typeof FILE_PREFIX;
 
 /** Every prefix the files bucket holds records' files under. */
 export const FILE_PREFIXES: readonly string[] = Object.values(FILE_PREFIX);
-const MAX_KEY_BYTES = 1024;
+export const MAX_KEY_BYTES = 1024;
 const LONE_SURROGATE = /\p{Cs}/u;
 
 /**

@@ -1,28 +1,30 @@
 /**
  * The single table's layout. A record is one item, its children a list attribute in ascending
- * id order, so that a PutItem replaces it whole and a GET is one GetItem (SPEC 6, 6.1):
+ * id order, so that one write replaces it whole and a GET is one GetItem (SPEC 6, 6.1):
  *
  * | item        | pk          | sk    | attributes                                          |
  * |-------------|-------------|-------|-----------------------------------------------------|
- * | transaction | `TXN#<id>`  | `TXN` | its fields, `transaction_currencies`, index keys, `v` |
- * | customer    | `CUS#<id>`  | `CUS` | its fields, `customer_risk_assessments`, index keys, `v` |
- * | deleted     | as above    |       | `v`, `deleted: true`, `expiresAt` (a tombstone)     |
+ * | transaction | `TXN#<id>`  | `TXN` | its fields, `transaction_currencies`, index keys, `v`, PRIOR's |
+ * | customer    | `CUS#<id>`  | `CUS` | its fields, `customer_risk_assessments`, index keys, `v`, PRIOR's |
+ * | deleted     | as above    |       | `v`, `deleted: true`, `expiresAt` (a tombstone), PRIOR's |
  *
  * (prefixes per entity in ./entities; access-state items, `USER#...`, in ./access-state). `v` is
  * the version of the import that wrote the item (./import-version.ts); a write goes through only
- * over a version no higher than its own, so a record ends as the file put later left it, whatever
+ * over a version lower than its own, so a record ends as the file put later left it, whatever
  * order the writes land in (import/writer.ts). A tombstone holds that order for deletions until
  * every earlier import's horizon has passed, then DynamoDB's TTL removes it (`expiresAt`).
  *
  * Access patterns:
  * - Get One Transaction / Customer: GetItem pk, sk (functions/shared/store.ts).
- * - Import: PutItem of the record or its tombstone, on condition, returning the old item
+ * - Import: UpdateItem of the record or its tombstone, on condition, setting every attribute
+ *   (ITEM_ATTRIBUTES: those it does not hold removed) and keeping PRIOR's, returning the old item
  *   (import/writer.ts). The record's item carries its index keys (./lookups.ts), a tombstone none.
  * - The lookups of SPEC 10: Query of a global secondary index (./lookups.ts,
  *   functions/shared/store.ts).
  */
 import type { EntityDescriptor } from './entities.ts';
-import { indexKeysOf } from './lookups.ts';
+import { MAX_KEY_BYTES } from './file-keys.ts';
+import { INDEX_ATTRIBUTES, indexKeysOf } from './lookups.ts';
 
 export const PARTITION_KEY = 'pk';
 export const SORT_KEY = 'sk';
@@ -76,6 +78,55 @@ export function tombstoneOf(
 }
 
 const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
+
+/**
+ * What an item keeps of the items before it: under `was_`, the version, deletion mark and file
+ * keys of the item it replaced; under `was2_`, those of the one that item replaced (null where
+ * there was none). A write whose answer was lost learns from them what it replaced, even once a
+ * later file's write has replaced it in turn (import/writer.ts). Not fields of the record.
+ */
+export const PRIOR = ['was', 'was2'] as const;
+export type PriorLevel = 0 | 1;
+
+/** The attributes PRIOR keeps of an item, by their own name. */
+export const priorSources = (entity: EntityDescriptor): string[] => [
+  VERSION,
+  DELETED,
+  ...entity.fileFields,
+];
+
+export const priorAttribute = (level: PriorLevel, source: string): string =>
+  `${PRIOR[level]}_${source}`;
+
+/** Every PRIOR attribute an item of `entity` holds. */
+export const priorAttributesOf = (entity: EntityDescriptor): string[] =>
+  ([0, 1] as const).flatMap((level) => priorSources(entity).map((s) => priorAttribute(level, s)));
+
+/**
+ * Every attribute an item of `entity` may hold but its key and PRIOR's: a write sets those of
+ * its item and removes the others, so that it replaces the item whole.
+ */
+export const itemAttributesOf = (entity: EntityDescriptor): string[] => [
+  ...entity.check(() => undefined).fields,
+  ...Object.values(INDEX_ATTRIBUTES),
+  VERSION,
+  DELETED,
+  EXPIRES_AT,
+];
+
+/**
+ * The most PRIOR's attributes add to an item, counted as itemSize counts: each file key at
+ * S3's limit, a version as long as `version`.
+ */
+export function priorBytes(entity: EntityDescriptor, version: string): number {
+  const size = (source: string) =>
+    source === VERSION ? utf8(version) : source === DELETED ? 1 : MAX_KEY_BYTES;
+  let bytes = 0;
+  for (const level of [0, 1] as const)
+    for (const source of priorSources(entity))
+      bytes += utf8(priorAttribute(level, source)) + size(source);
+  return bytes;
+}
 
 /**
  * A number's size: a byte for each pair of digits, the pairs aligned on the decimal point, leading

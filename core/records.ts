@@ -2,7 +2,16 @@
  * The records of SPEC 3 as they are imported and stored: the API shape, except that files are
  * S3 object keys. Integers are bigint and decimals strings, so nothing passes through a float.
  */
-import { arrayById, decimal, integer, nullable, object, string, type Check } from './schema.ts';
+import {
+  arrayById,
+  decimal,
+  integer,
+  nullable,
+  object,
+  string,
+  type Check,
+  type ObjectCheck,
+} from './schema.ts';
 import { fileKey } from './file-keys.ts';
 import { MAX_ID } from './ids.ts';
 import { STORED_TIME, WALL_TIME_FORMAT, wallTimeProblem, type TimeCodec } from './times.ts';
@@ -153,7 +162,7 @@ const currencyLine = object({
   receive_profit_amount: decimal(),
 });
 
-export function transactionCheck(time: Check): Check {
+export function transactionCheck(time: Check): ObjectCheck {
   return object({
     id,
     receipt_no: integer(1n, MAX_ID),
@@ -216,7 +225,7 @@ const ownedAssessments: Check = (value, path, problems) => {
   });
 };
 
-export function customerCheck(time: Check): Check {
+export function customerCheck(time: Check): ObjectCheck {
   return object(
     {
       id,

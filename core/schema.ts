@@ -60,10 +60,13 @@ export function nullable(check: Check): Check {
   };
 }
 
-export function object(shape: Record<string, Check>, refine?: Check): Check {
+/** An object's check, with the names of its fields (core/layout.ts: what a write replaces). */
+export type ObjectCheck = Check & { readonly fields: readonly string[] };
+
+export function object(shape: Record<string, Check>, refine?: Check): ObjectCheck {
   // Once, not per value: every GET checks its stored record (bench/RESULTS.md, warm overhead).
   const fields = Object.entries(shape);
-  return (value, path, problems) => {
+  const check: Check = (value, path, problems) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       problems.push({ path, reason: 'must be an object' });
       return value;
@@ -87,6 +90,7 @@ export function object(shape: Record<string, Check>, refine?: Check): Check {
     refine?.(ordered, path, problems);
     return ordered;
   };
+  return Object.assign(check, { fields: Object.keys(shape) });
 }
 
 /**

@@ -6,7 +6,7 @@ import { ENTITIES, type Entity, type EntityDescriptor } from '../core/entities.t
 import { MAX_ID } from '../core/ids.ts';
 import { parseExactJson } from '../core/json.ts';
 import { VERSION_FOR_SIZE } from '../core/import-version.ts';
-import { MAX_ITEM_BYTES, itemOf, itemSize, type Item } from '../core/layout.ts';
+import { MAX_ITEM_BYTES, itemOf, itemSize, priorBytes, type Item } from '../core/layout.ts';
 import { timeCheck } from '../core/records.ts';
 import { integer, validate, type Problem } from '../core/schema.ts';
 import type { TimeCodec } from '../core/times.ts';
@@ -89,15 +89,18 @@ export function createLineParser(times: TimeCodec): LineParser {
     );
     if (!checked.ok) return checked;
     const record = toStored(descriptor, checked.value);
-    // SPEC 6: stored whole as one item, or refused: never cut.
-    const size = itemSize(itemOf(descriptor, record, VERSION_FOR_SIZE));
+    // SPEC 6: stored whole as one item, or refused: never cut. Counted with the most that the
+    // item keeps of the items before it.
+    const size =
+      itemSize(itemOf(descriptor, record, VERSION_FOR_SIZE)) +
+      priorBytes(descriptor, VERSION_FOR_SIZE);
     if (size > MAX_ITEM_BYTES)
       return {
         ok: false,
         problems: [
           {
             path: entity,
-            reason: `stored as ${Math.ceil(size / 1024)} KB; at most ${MAX_ITEM_BYTES / 1024} KB (DynamoDB's item limit)`,
+            reason: `stored as ${Math.ceil(size / 1024)} KB with room for the files of the records it replaces; at most ${MAX_ITEM_BYTES / 1024} KB (DynamoDB's item limit)`,
           },
         ],
       };

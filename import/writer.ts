@@ -1,22 +1,37 @@
 /**
  * Writes records so that every read stays whole and the file put later wins (SPEC 6, 6.1): a
- * record is one item (core/layout.ts), so one PutItem replaces it whole and a reader sees the old
- * record or the new one, never a mix; a deletion puts a tombstone. Every write of one import
- * carries that import's one version (core/import-version.ts) and goes through only over a
- * version no higher than its own: a later file's item stays as it is, whatever order the writes
- * land in, and a write sent again (a retry, a part or execution run again) lands the same.
- * The put returns the item it replaced: whether the record existed, and which files it named.
+ * record is one item (core/layout.ts), so one UpdateItem that sets every attribute and removes
+ * the rest replaces it whole, and a reader sees the old record or the new one, never a mix; a
+ * deletion writes a tombstone. Every write of one import carries that import's one version
+ * (core/import-version.ts) and goes through only over a lower version: a later file's item stays
+ * as it is, whatever order the writes land in, and a write sent again (a retry, a part or
+ * execution run again) finds its own. The write returns the item it replaced: whether the record
+ * existed, and which files it named.
  *
  * A write whose answer was lost may have landed: a timeout or a dropped connection (this
  * writer's retries, or the SDK's own, which it sees as `$metadata.attempts` above 1), or an
- * attempt of the part killed before it recorded the write (`mayHaveLanded`). When such a write
- * then finds a later file's version, it says `maybe`, not `left`: its earlier send may have
- * replaced a record the later file has replaced since.
+ * attempt of the part killed before it recorded the write (`mayHaveLanded`). Its send again then
+ * finds its own version, or a later file's; either way the item found keeps what the two items
+ * before it were (core/layout.ts PRIOR), which tells whether its first send landed and what that
+ * replaced, unless two later files' writes have landed since (`maybe`).
  */
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EntityDescriptor } from '../core/entities.ts';
 import { sameSecond, tombstoneExpiry } from '../core/import-version.ts';
-import { DELETED, PARTITION_KEY, VERSION, itemOf, tombstoneOf, type Item } from '../core/layout.ts';
+import {
+  DELETED,
+  PARTITION_KEY,
+  SORT_KEY,
+  VERSION,
+  itemAttributesOf,
+  itemOf,
+  priorAttribute,
+  priorSources,
+  tombstoneOf,
+  type Item,
+  type PriorLevel,
+} from '../core/layout.ts';
 import { isUnavailable } from '../core/unavailable.ts';
 
 export type Write =
@@ -38,15 +53,16 @@ export interface WriteHistory {
 
 /**
  * What a write found:
- * - `written`: it replaced what was there; `existed` says whether a record was (a deletion of
- *   nothing is counted), `filesLeft` the file keys that record named and this one does not (a
- *   deletion: all of them), with their fields, for the operator to remove (docs/security.md);
+ * - `written`: it replaced what was there (its own send did, maybe one whose answer was lost);
+ *   `existed` says whether a record was (a deletion of nothing is counted), `filesLeft` the
+ *   file keys that record named and this one does not (a deletion: all of them), with their
+ *   fields, for the operator to remove (docs/security.md);
  * - `left`: a later file's version was stored, and stays; this import never wrote the record;
  * - `maybe`: a later file's version was stored, and an earlier send of this write, whose answer
- *   was lost, may have landed before it: the record may have been written by this import (and
- *   replaced since); what it replaced then, and so the files that named, is not known;
- * - `again`: this import's own version was stored (a write sent again after its answer was lost,
- *   a part run again): done, but what it replaced the first time is not known.
+ *   was lost, may have landed before it: the item found no longer tells (two later files' writes
+ *   landed since, or it was written before items kept PRIOR's), nor what was replaced then;
+ * - `again`: this import's own version was stored by an item that keeps no PRIOR's: done, but
+ *   what it replaced is not known.
  * `sameSecond`: the other version was put within the same second (ordered by S3's sequencer).
  */
 export type Written =
@@ -110,6 +126,138 @@ async function withRetries<T>(send: () => Promise<T>, mayHaveLanded: () => void)
   }
 }
 
+/** The placeholders of an entity's write, named once (import/writer.ts replaceCommand). */
+interface Shape {
+  names: Record<string, string>;
+  name: (attribute: string) => string;
+  prior: string;
+  removable: readonly string[];
+}
+const shapes = new Map<EntityDescriptor, Shape>();
+
+function shapeOf(entity: EntityDescriptor): Shape {
+  let shape = shapes.get(entity);
+  if (shape) return shape;
+  const names: Record<string, string> = {};
+  const placeholders = new Map<string, string>();
+  const name = (attribute: string) => {
+    let placeholder = placeholders.get(attribute);
+    if (placeholder === undefined) {
+      placeholder = `#${placeholders.size}`;
+      placeholders.set(attribute, placeholder);
+      names[placeholder] = attribute;
+    }
+    return placeholder;
+  };
+  // An UpdateItem's operands are the item's before it: each level moves down one.
+  const at = (level: PriorLevel, source: string) => name(priorAttribute(level, source));
+  const prior = priorSources(entity)
+    .flatMap((source) => [
+      `${at(1, source)} = if_not_exists(${at(0, source)}, :none)`,
+      `${at(0, source)} = if_not_exists(${name(source)}, :none)`,
+    ])
+    .join(', ');
+  shape = { names, name, prior, removable: itemAttributesOf(entity) };
+  shapes.set(entity, shape);
+  return shape;
+}
+
+/**
+ * The UpdateItem that replaces a record's item whole with `item`, over a lower version only:
+ * every attribute of `item` set, every other an item of the entity may hold removed, PRIOR's
+ * moved down a level.
+ */
+function replaceCommand(
+  tableName: string,
+  entity: EntityDescriptor,
+  item: Item,
+  version: string,
+): UpdateCommand {
+  const { names, name, prior, removable } = shapeOf(entity);
+  const values: Record<string, unknown> = { ':v': version, ':none': null };
+  const set = [prior];
+  for (const [attribute, value] of Object.entries(item)) {
+    if (attribute === PARTITION_KEY || attribute === SORT_KEY) continue;
+    const placeholder = attribute === VERSION ? ':v' : `:${name(attribute).slice(1)}`;
+    values[placeholder] = value;
+    set.push(`${name(attribute)} = ${placeholder}`);
+  }
+  const remove = removable.filter((attribute) => !Object.hasOwn(item, attribute)).map(name);
+  return new UpdateCommand({
+    TableName: tableName,
+    Key: { [PARTITION_KEY]: item[PARTITION_KEY], [SORT_KEY]: item[SORT_KEY] },
+    UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
+    ConditionExpression: `attribute_not_exists(${name(PARTITION_KEY)}) OR ${name(VERSION)} < :v`,
+    ExpressionAttributeNames: { ...names },
+    ExpressionAttributeValues: values,
+    ReturnValues: 'ALL_OLD',
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  });
+}
+
+/** An attribute of the item a refused write found (left marshalled by the SDK). */
+const plain = (value: AttributeValue | undefined): unknown =>
+  value === undefined ? undefined : value.NULL ? null : (value.S ?? value.BOOL);
+
+/**
+ * The item an item replaced (level 0), or the one that item replaced (1), as PRIOR kept it:
+ * `null` for none; undefined when the item keeps no PRIOR's.
+ */
+function priorItem(
+  entity: EntityDescriptor,
+  stored: (attribute: string) => unknown,
+  level: PriorLevel,
+): Item | null | undefined {
+  const version = stored(priorAttribute(level, VERSION));
+  if (typeof version !== 'string') return version === null ? null : undefined;
+  return Object.fromEntries(
+    priorSources(entity).map((source) => [source, stored(priorAttribute(level, source))]),
+  );
+}
+
+/** The outcome of a write that replaced `old` (undefined: nothing). */
+function replaced(write: Write, old: Item | undefined, version: string): Written {
+  const oldVersion = old?.[VERSION];
+  return {
+    outcome: 'written',
+    existed: old !== undefined && old[DELETED] !== true,
+    filesLeft: filesLeft(write, old),
+    sameSecond: typeof oldVersion === 'string' && sameSecond(oldVersion, version),
+  };
+}
+
+/**
+ * What a refused write learns from the item it found: its own version (an earlier send
+ * landed: what that replaced is kept), or a later one. Had an earlier send landed, the versions
+ * from it to the one found would rise: none or a lower one in PRIOR's says it never landed; its
+ * own at level 0, that it landed and what it replaced (level 1); else it is not known.
+ */
+function refused(
+  write: Write,
+  found: Record<string, AttributeValue>,
+  version: string,
+  mayHaveLanded: boolean,
+): Written {
+  const stored = (attribute: string) => plain(found[attribute]);
+  const storedVersion = String(stored(VERSION) ?? '');
+  if (storedVersion === version) {
+    const before = priorItem(write.entity, stored, 0);
+    return before === undefined
+      ? { outcome: 'again' }
+      : replaced(write, before ?? undefined, version);
+  }
+  const left: Written = { outcome: 'left', sameSecond: sameSecond(storedVersion, version) };
+  if (!mayHaveLanded) return left;
+  const never = (v: unknown) => v === null || (typeof v === 'string' && v < version);
+  const before = stored(priorAttribute(0, VERSION));
+  if (never(before)) return left;
+  if (before === version) {
+    const old = priorItem(write.entity, stored, 1);
+    if (old !== undefined) return replaced(write, old ?? undefined, version);
+  } else if (typeof before === 'string' && never(stored(priorAttribute(1, VERSION)))) return left;
+  return { outcome: 'maybe', sameSecond: left.sameSecond };
+}
+
 /** Writes one record (or its deletion) whole, unless a later file's version is stored. */
 export async function writeRecord(
   options: WriterOptions,
@@ -122,35 +270,15 @@ export async function writeRecord(
     write.kind === 'put'
       ? itemOf(write.entity, write.record, version)
       : tombstoneOf(write.entity, write.id, version, tombstoneExpiry(version));
-  let old: Item | undefined;
   try {
     const result = await withRetries(
-      () =>
-        client.send(
-          new PutCommand({
-            TableName: tableName,
-            Item: item,
-            ConditionExpression: 'attribute_not_exists(#pk) OR #v <= :v',
-            ExpressionAttributeNames: { '#pk': PARTITION_KEY, '#v': VERSION },
-            ExpressionAttributeValues: { ':v': version },
-            ReturnValues: 'ALL_OLD',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-        ),
+      () => client.send(replaceCommand(tableName, write.entity, item, version)),
       () => (mayHaveLanded = true),
     );
-    old = result.Attributes;
+    return replaced(write, result.Attributes, version);
   } catch (error) {
     if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-    const stored = (error as { Item?: Record<string, { S?: string }> }).Item?.[VERSION]?.S ?? '';
-    return { outcome: mayHaveLanded ? 'maybe' : 'left', sameSecond: sameSecond(stored, version) };
+    const found = (error as { Item?: Record<string, AttributeValue> }).Item ?? {};
+    return refused(write, found, version, mayHaveLanded);
   }
-  const oldVersion = old?.[VERSION];
-  if (oldVersion === version) return { outcome: 'again' };
-  return {
-    outcome: 'written',
-    existed: old !== undefined && old[DELETED] !== true,
-    filesLeft: filesLeft(write, old),
-    sameSecond: typeof oldVersion === 'string' && sameSecond(oldVersion, version),
-  };
 }

@@ -15,6 +15,7 @@ import {
   SORT_KEY,
   VERSION,
   partitionKey,
+  priorAttributesOf,
   type Item,
 } from '../../core/layout.ts';
 import { ENTITIES } from '../../core/entities.ts';
@@ -29,6 +30,7 @@ const NOT_FIELDS = new Set<string>([
   SORT_KEY,
   VERSION,
   ...Object.values(INDEX_ATTRIBUTES),
+  ...Object.values(ENTITIES).flatMap(priorAttributesOf),
 ]);
 
 /** One summary as the index holds it, and its index sort key: a page ending with it goes on from there. */

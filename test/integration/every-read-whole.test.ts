@@ -5,7 +5,10 @@
  * writes land in.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { CUSTOMER } from '../../core/entities.ts';
 import { importVersion, tombstoneExpiry } from '../../core/import-version.ts';
+import { priorAttributesOf } from '../../core/layout.ts';
+import { customer, line } from '../fixtures.ts';
 import { startTestTable } from '../support/dynamodb.ts';
 import { startReaders, type Entity } from '../support/readers.ts';
 import {
@@ -65,7 +68,7 @@ test('readers never see a torn record while records are re-imported both ways an
     }
   });
   try {
-    // Each record is one PutItem, so a file is written quickly: B then A again until the
+    // Each record is one UpdateItem, so a file is written quickly: B then A again until the
     // readers have read enough across the changes (ending on A).
     for (let pair = 0; pair < 2 || (seen.reads < 400 && pair < 40); pair += 1)
       for (const v of ['B', 'A'] as Version[]) await table.importLines(file(v));
@@ -157,12 +160,13 @@ test('the file put later wins: an earlier one writing after it leaves its record
     new GetCommand({ TableName: table.tableName, Key: { pk: 'TXN#4001', sk: 'TXN' } }),
   );
   expect(record.Item).not.toHaveProperty('expiresAt');
-  // The later file run again (a retry) ends the same, and knows it wrote them already.
+  // The later file run again (a retry) ends the same, and its counts are the first run's: each
+  // item found keeps what the first run replaced.
   expect(await table.importLines(laterFile, { version: later })).toMatchObject({
     records: 2,
     deletes: 1,
-    notFound: 0,
-    again: 3,
+    notFound: 1,
+    again: 0,
   });
   expect(versionOf('customer', (await get('customer', 4001)).data)).toBe('B');
 });
@@ -232,4 +236,37 @@ test('the same id written and deleted in one file is refused with both lines', a
     'line 6: delete.transaction: transaction 6002 is already on line 5',
   ]);
   expect((await get('transaction', 6001)).status).toBe(404);
+});
+
+test('each write replaces the item whole: nothing of the record before stays but what PRIOR keeps', async () => {
+  const id = 4010;
+  const stored = async () =>
+    (
+      await table.client.send(
+        new GetCommand({
+          TableName: table.tableName,
+          Key: { pk: `CUS#${id}`, sk: 'CUS' },
+          ConsistentRead: true,
+        }),
+      )
+    ).Item!;
+  const prior = priorAttributesOf(CUSTOMER);
+  const own = (item: Record<string, unknown>) =>
+    Object.keys(item)
+      .filter((attribute) => !prior.includes(attribute))
+      .sort();
+  const lookups = ['idNoKey', 'sssKey', 'tinKey', 'tinWhole'];
+  await table.importLines([
+    line('customer', customer({ id, sss: '12-3456789-0', id_photo: 'id-photos/first.png' })),
+  ]);
+  const first = own(await stored());
+  expect(first).toEqual(expect.arrayContaining(lookups));
+  // Without the TIN, SSS number and ID number, their lookups' keys go too.
+  await table.importLines([line('customer', customer({ id, tin: null, sss: null, id_no: null }))]);
+  expect(own(await stored())).toEqual(first.filter((a) => !lookups.includes(a)));
+  await table.importLines([JSON.stringify({ delete: { customer: id } })]);
+  const tombstone = await stored();
+  expect(own(tombstone)).toEqual(['deleted', 'expiresAt', 'pk', 'sk', 'v']);
+  // What the two records before it named.
+  expect(tombstone).toMatchObject({ was_id_photo: null, was2_id_photo: 'id-photos/first.png' });
 });

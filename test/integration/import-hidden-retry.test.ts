@@ -1,42 +1,64 @@
 /**
- * A lost answer the SDK hid (issue 55): the client's own retry (`maxAttempts`) sends a PutItem
- * again after its first send landed without an answer; a later file wrote the record in between.
- * The retry then finds the later version, and the writer hears only a condition that failed on
- * the second attempt. The record is "may have been written" (`maybe`), in the report and in its
- * audit event, not "left as a later file left it".
+ * A lost answer the SDK hid (issue 55): the client's own retry (`maxAttempts`) sends the write
+ * again after its first send landed, or not, without an answer; later files wrote the record in
+ * between. The retry then finds a later version, and the writer hears only a condition that
+ * failed on the second attempt. What the item found keeps of the items before it
+ * (core/layout.ts PRIOR) decides: written (and the file its first send left listed), left, or,
+ * where two later files wrote since, "may have been written" (`maybe`), in the report and in
+ * the record's audit event alike.
  */
-import { PutItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { MiddlewareStack } from '@smithy/types';
-import { VERSION } from '../../core/layout.ts';
+import { TRANSACTION } from '../../core/entities.ts';
+import { importVersion } from '../../core/import-version.ts';
+import { createTimeCodec } from '../../core/times.ts';
+import { createLineParser } from '../../import/records.ts';
 import { importIdOf } from '../../import/steps/work-folder.ts';
+import { writeRecord } from '../../import/writer.ts';
 import { localStepDeps, runWorkflow } from '../../local/step-functions/import-runner.ts';
 import { line, transaction } from '../fixtures.ts';
 import { dropForTests } from '../support/drop.ts';
 
 const env = dropForTests();
+const parse = createLineParser(createTimeCodec('UTC'));
 
-/** A version above any an upload of this century gets (core/import-version.ts: time first). */
-const later = (version: string) => `zzzzzzz${version.slice(7)}`;
+/** A version of an upload at `at`: before or after any this test's import gets. */
+const versionAt = (at: string, n: number) =>
+  importVersion({ uploadedAt: at, sequencer: '1', importId: `${n}`.repeat(32) });
 
-test("the SDK's own retry finds a later file's write after its first send landed: maybe, not left", async () => {
+/** Another import's write of the transaction, naming `signature`, as its writer sends it. */
+async function writeAs(version: string, id: number, signature: string) {
+  const parsed = parse(line('transaction', transaction({ id, signature })));
+  if (!parsed.ok || parsed.kind !== 'put') throw new Error('fixture is invalid');
+  const { table } = env.drop;
+  const written = await writeRecord(
+    { client: table.client, tableName: table.tableName, version },
+    { kind: 'put', entity: TRANSACTION, id: BigInt(id), record: parsed.record },
+  );
+  expect(written.outcome).toBe('written');
+}
+
+/**
+ * Imports one transaction line (signature `signatures/t-1.png`) whose first send is answered
+ * with a timeout the SDK retries: landed first or not, and `later` files' writes in between.
+ */
+async function importWithLostAnswer(
+  txnId: number,
+  { landed, later }: { landed: boolean; later: string[] },
+) {
+  await writeAs(versionAt('2001-01-01T00:00:00Z', 1), txnId, 'signatures/before.png');
   const deps = localStepDeps(env.drop.target);
-  const txnId = 84_000;
   let struck = false;
-  // Inside the SDK's retry loop (the deserialize step runs once per attempt): the first send
-  // lands, a later file's write follows, and the answer is lost as a timeout the SDK retries.
+  // Inside the SDK's retry loop (the deserialize step runs once per attempt).
   (deps.client.middlewareStack as MiddlewareStack<object, object>).add(
     (next) => async (args) => {
-      // As sent: the Document Client has put the item in DynamoDB's wire form.
-      const item = (args as { input?: { Item?: Record<string, AttributeValue> } }).input?.Item;
-      const result = await next(args);
-      if (struck || item?.pk?.S !== `TXN#${txnId}`) return result;
+      // As sent: the Document Client has put the key in DynamoDB's wire form.
+      const key = (args as { input?: { Key?: Record<string, AttributeValue> } }).input?.Key;
+      if (struck || key?.pk?.S !== `TXN#${txnId}`) return next(args);
       struck = true;
-      await env.drop.table.client.send(
-        new PutItemCommand({
-          TableName: env.drop.table.tableName,
-          Item: { ...item, [VERSION]: { S: later(item[VERSION]!.S!) } },
-        }),
-      );
+      if (landed) await next(args);
+      for (const [i, version] of later.entries())
+        await writeAs(version, txnId, `signatures/later-${i}.png`);
       throw Object.assign(new Error('the answer was lost (test)'), { name: 'TimeoutError' });
     },
     { step: 'deserialize', name: 'lostFirstAnswer' },
@@ -48,18 +70,50 @@ test("the SDK's own retry finds a later file's write after its first send landed
     );
     const report = await runWorkflow(deps, input);
     expect(struck).toBe(true);
-    expect(report).toMatchObject({
-      outcome: 'imported',
-      counts: { records: 0, maybe: 1, left: 0 },
-      mayHaveWritten: [expect.stringMatching(/^line 1: /)],
-    });
     const importId = importIdOf(input.key, input.versionId);
     const events = env.drop
       .auditEvents()
       .filter((e) => e.importId === importId && e.kind === 'record');
-    expect(events).toEqual([expect.objectContaining({ recordId: String(txnId), maybe: true })]);
+    return { report, events };
   } finally {
     deps.s3.destroy();
     deps.client.destroy();
   }
+}
+
+const LATER = ['2999-01-01T00:00:00Z', '2999-01-02T00:00:00Z'].map((at, i) => versionAt(at, i + 2));
+
+test("a first send that landed before a later file's write: written, and the file it left listed", async () => {
+  const { report, events } = await importWithLostAnswer(84_000, {
+    landed: true,
+    later: LATER.slice(0, 1),
+  });
+  expect(report).toMatchObject({
+    outcome: 'imported',
+    counts: { records: 1, maybe: 0, left: 0 },
+    filesLeft: [expect.stringContaining('"signatures/before.png" is no longer named by')],
+  });
+  expect(report).not.toHaveProperty('mayHaveWritten');
+  expect(events).toEqual([expect.objectContaining({ recordId: '84000' })]);
+  expect(events[0]).not.toHaveProperty('maybe');
+}, 60_000);
+
+test("a first send that never landed before a later file's write: left, as the later file left it", async () => {
+  const { report, events } = await importWithLostAnswer(84_001, {
+    landed: false,
+    later: LATER.slice(0, 1),
+  });
+  expect(report).toMatchObject({ outcome: 'imported', counts: { records: 0, maybe: 0, left: 1 } });
+  expect(report).toMatchObject({ filesLeft: [] });
+  expect(events).toEqual([]);
+}, 60_000);
+
+test('a first send that landed, then two later files wrote: maybe, not left, not written', async () => {
+  const { report, events } = await importWithLostAnswer(84_002, { landed: true, later: LATER });
+  expect(report).toMatchObject({
+    outcome: 'imported',
+    counts: { records: 0, maybe: 1, left: 0 },
+    mayHaveWritten: [expect.stringMatching(/^line 1: /)],
+  });
+  expect(events).toEqual([expect.objectContaining({ recordId: '84002', maybe: true })]);
 }, 60_000);

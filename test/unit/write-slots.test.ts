@@ -3,7 +3,7 @@
  * the local drop's parts, all in one process, keep to one import's groups in flight. The table is
  * a stand-in that answers after a moment: DynamoDB Local answers too fast to hold a bound full.
  */
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TRANSACTION } from '../../core/entities.ts';
 import { PARTITION_KEY, partitionKey } from '../../core/layout.ts';
 import { startVersion } from '../../core/import-version.ts';
@@ -12,7 +12,7 @@ import { type Parsed } from '../../import/checked-lines.ts';
 
 /**
  * A table that answers after a moment and counts requests in flight. Each record is one
- * PutItem and each group here one record: requests in flight are groups in flight.
+ * UpdateItem and each group here one record: requests in flight are groups in flight.
  */
 function slowTable(failOn?: bigint) {
   const refused = failOn === undefined ? undefined : partitionKey(TRANSACTION, failOn);
@@ -23,8 +23,8 @@ function slowTable(failOn?: bigint) {
       seen.most = Math.max(seen.most, seen.inFlight);
       try {
         await new Promise((resolve) => setTimeout(resolve, 5));
-        if (!(command instanceof PutCommand)) throw new Error('the writer only puts');
-        const key = String((command.input.Item as Record<string, unknown>)[PARTITION_KEY]);
+        if (!(command instanceof UpdateCommand)) throw new Error('the writer only updates');
+        const key = String((command.input.Key as Record<string, unknown>)[PARTITION_KEY]);
         seen.puts.push(key);
         if (key === refused) throw new Error('refused');
         return {};
