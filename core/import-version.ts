@@ -2,7 +2,7 @@
  * An import's version (SPEC 6: the file put later wins). Fixed once from the upload, never from a
  * writer's clock, so every write of one import (each part, each retry, each redrive) carries the
  * same one, and a later upload has a higher one. Fixed width, so that versions compare as strings
- * (DynamoDB's condition `v <= :v` compares them so):
+ * (DynamoDB's condition `v < :v` compares them so):
  *
  * | chars | what                                                                            |
  * |-------|---------------------------------------------------------------------------------|

@@ -1,6 +1,6 @@
 /**
  * Finding records by what staff hold (SPEC 10): how values are normalised, the table's global
- * secondary indexes, and the index keys a record's one item carries. The import's PutItem writes
+ * secondary indexes, and the index keys a record's one item carries. The import's UpdateItem writes
  * them with the record (core/layout.ts itemOf), so an index follows its record with no second
  * write; a tombstone carries none, so a deleted record leaves every index.
  *

@@ -14,13 +14,14 @@ export interface ImportSummary {
   /**
    * Records (and deletions) a later file's version has replaced, that this import may have
    * written before it: a send whose answer was lost (a timeout, a part run again) may have
-   * landed. Counted apart from records, deletes and left: which it was is not known.
+   * landed, and two later files' writes have landed since (import/writer.ts). Counted apart
+   * from records, deletes and left: which it was is not known.
    */
   maybe: number;
   /**
    * Records (and deletions) found already written by this import (a write sent again, a part run
-   * again): done, but what they replaced is not known (counted in records or deletes, never in
-   * notFound).
+   * again) in an item that keeps no PRIOR's (core/layout.ts): done, but what they replaced is not
+   * known (counted in records or deletes, never in notFound).
    */
   again: number;
   /**

@@ -137,7 +137,7 @@ export class Data extends Construct {
     });
 
     // The lookups of SPEC 10 (core/lookups.ts): each index holds what its summaries show, so a
-    // page is one Query; the record's one PutItem writes its keys.
+    // page is one Query; the record's one write sets its keys.
     for (const index of INDEX_LIST) {
       this.table.addGlobalSecondaryIndex({
         indexName: index.name,

@@ -457,15 +457,15 @@ const KEY_USE: Record<string, S3KeyAction> = {
 };
 
 /**
- * The writes import/writer.ts makes, on records only: a PutItem per record, on condition that its
- * key is a record's (`TXN#`, `CUS#`): the import can neither read nor write a user's access state
+ * The writes import/writer.ts makes, on records only: an UpdateItem per record, on condition that
+ * its key is a record's (`TXN#`, `CUS#`): the import can neither read nor write a user's access state
  * (`USER#`).
  */
 function grantRecordWrite(fn: ProjectFunction, table: ITable): void {
   const prefixes = Object.values(ENTITIES).map((entity) => `${entity.keys.partition}*`);
   fn.addToRolePolicy(
     new PolicyStatement({
-      actions: ['dynamodb:PutItem'],
+      actions: ['dynamodb:UpdateItem'],
       resources: [table.tableArn],
       conditions: {
         'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes },

@@ -23,9 +23,9 @@ import { INDEX_LIST } from '../core/lookups.ts';
 /**
  * The DynamoDB operations this stack performs on its table: the functions get records
  * (functions/shared/store.ts) and get and update the caller's access state
- * (functions/shared/access.ts); the import puts records (import/writer.ts).
+ * (functions/shared/access.ts); the import updates records whole (import/writer.ts).
  */
-export const TABLE_OPERATIONS = ['GetItem', 'Query', 'UpdateItem', 'PutItem'] as const;
+export const TABLE_OPERATIONS = ['GetItem', 'Query', 'UpdateItem'] as const;
 
 /**
  * What an X-Ray trace holds, for the alarm descriptions that point to traces: HTTP APIs send no

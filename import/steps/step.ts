@@ -96,14 +96,15 @@ export interface ImportReport {
   filesLeft: string[];
   filesLeftCount: number;
   /**
-   * Records found already written by this import (a write sent again, a part run again), whose
-   * earlier state is not known: the first 1,000 in file order; `counts.again` is their count.
+   * Records found already written by this import (a write sent again, a part run again) in an
+   * item that keeps no PRIOR's (core/layout.ts: written before items kept them), whose earlier
+   * state is not known: the first 1,000 in file order; `counts.again` is their count.
    */
   writtenAgain?: string[];
   /**
    * Records this import may have written (or deleted) before a later file replaced them: a send
-   * whose answer was lost may have landed (counts.maybe). What they replaced, and the files
-   * that named, is not known. The first 1,000 in file order; `counts.maybe` is their count.
+   * whose answer was lost may have landed, and two later files' writes have landed since
+   * (import/writer.ts). What they replaced, and the files that named, is not known. The first 1,000 in file order; `counts.maybe` is their count.
    */
   mayHaveWritten?: string[];
   /** A failed import: what stopped it (never record data: see the Report step). */

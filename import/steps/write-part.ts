@@ -57,8 +57,8 @@ const RECORDS_PER_GROUP = 25;
  * recorded, the counts over them, and how far any attempt may have sent. An attempt run again
  * writes only the records no attempt recorded, and adds its counts to theirs: each record is
  * counted once, whatever attempts wrote it, and a crash between groups loses no count. A record
- * an earlier attempt may have sent without recording its answer, now found replaced by a later
- * file, is counted `maybe` (import/writer.ts).
+ * an earlier attempt may have sent without recording its answer is counted as the item its send
+ * again finds tells (import/writer.ts).
  *
  * It stops (no group starts after; those in flight finish) when its time limit is
  * WRITE_STOP_MARGIN_MS away, when the import's Report has cancelled it (looked for every

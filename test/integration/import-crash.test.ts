@@ -31,7 +31,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-// Enough records that a kill lands while they are being written: each is one PutItem.
+// Enough records that a kill lands while they are being written: each is one UpdateItem.
 const TXNS = range(101, 300);
 const CUSTS = range(101, 100);
 /** Written in A, deleted in B. */

@@ -39,7 +39,7 @@ function slowTable(deps: ReturnType<typeof localStepDeps>, delayMs: number) {
   (deps.client.middlewareStack as MiddlewareStack<object, object>).add(
     (next, context) => async (args) => {
       const name = (context as { commandName?: string }).commandName ?? '';
-      if (/PutItem/.test(name)) {
+      if (/UpdateItem/.test(name)) {
         table.writes += 1;
         if (table.writes > table.refuseAfter)
           throw Object.assign(new Error('the table refused a write (test)'), { name: 'Refused' });
@@ -115,7 +115,7 @@ test('a part stopped at its time limit: the report and end event count what ever
 
 test('a part whose writes keep failing: its retries spent, the report counts what was written before, and no group is written after', async () => {
   // Three parts of 20 records (one group each), one group written at a time: the first group
-  // (20 PutItems, one a record) goes in and 9 records of the next, every write after them fails.
+  // (20 UpdateItems, one a record) goes in and 9 records of the next, every write after them fails.
   const deps = { ...localStepDeps(env.drop.target, partBytesFor(20)), writeSlots: writeSlots(1) };
   const table = slowTable(deps, 5);
   table.refuseAfter = 29;

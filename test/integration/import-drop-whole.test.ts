@@ -161,7 +161,7 @@ test(
     (deps.client.middlewareStack as MiddlewareStack<object, object>).add(
       (next, context) => async (args) => {
         const name = (context as { commandName?: string }).commandName ?? '';
-        if (/PutItem/.test(name) && killAt.has((writes += 1))) {
+        if (/UpdateItem/.test(name) && killAt.has((writes += 1))) {
           killed += 1;
           throw Object.assign(new Error('writer killed half-way (test)'), { name: 'Killed' });
         }

@@ -33,13 +33,13 @@ const eventsOf = (importId: string) => {
   return { started: of('import-started'), ended: of('import-ended'), records: of('record') };
 };
 
-/** The local table refusing every PutItem while `refusing` is set. */
+/** The local table refusing every UpdateItem (a record write) while `refusing` is set. */
 function refusingTable(deps: ReturnType<typeof localStepDeps>) {
   const table = { refusing: false };
   (deps.client.middlewareStack as MiddlewareStack<object, object>).add(
     (next, context) => async (args) => {
       const name = (context as { commandName?: string }).commandName ?? '';
-      if (table.refusing && /PutItem/.test(name))
+      if (table.refusing && /UpdateItem/.test(name))
         throw Object.assign(new Error('the table refused a write (test)'), { name: 'Refused' });
       return next(args);
     },

@@ -66,7 +66,7 @@ test("a backfill's warm write throughput reaches the table only when asked for",
     onlyResource(synth.json, 'AWS::DynamoDB::Table')[1].Properties!;
   expect(table(s).WarmThroughput).toBeUndefined();
   const warm = synthesize({ context: { tableWarmWritesPerSecond: '40000' } });
-  // Writes only: the import reads nothing (a record is one PutItem, core/layout.ts).
+  // Writes only: the import reads nothing (a record is one UpdateItem, core/layout.ts).
   expect(table(warm).WarmThroughput).toEqual({ WriteUnitsPerSecond: 40_000 });
   // Each index too: a record's write writes its indexes, and an index that cannot keep up
   // throttles the table's writes (docs/operations/loading-records.md).
