@@ -27,6 +27,7 @@ import {
   itemAttributesOf,
   itemOf,
   priorAttribute,
+  priorAttributesOf,
   priorSources,
   tombstoneOf,
   type Item,
@@ -126,10 +127,10 @@ async function withRetries<T>(send: () => Promise<T>, mayHaveLanded: () => void)
   }
 }
 
-/** The placeholders of an entity's write, named once (import/writer.ts replaceCommand). */
+/** The placeholders of an entity's writes, one per attribute an item of it may hold. */
 interface Shape {
   names: Record<string, string>;
-  name: (attribute: string) => string;
+  placeholders: Map<string, string>;
   prior: string;
   removable: readonly string[];
 }
@@ -138,26 +139,19 @@ const shapes = new Map<EntityDescriptor, Shape>();
 function shapeOf(entity: EntityDescriptor): Shape {
   let shape = shapes.get(entity);
   if (shape) return shape;
-  const names: Record<string, string> = {};
-  const placeholders = new Map<string, string>();
-  const name = (attribute: string) => {
-    let placeholder = placeholders.get(attribute);
-    if (placeholder === undefined) {
-      placeholder = `#${placeholders.size}`;
-      placeholders.set(attribute, placeholder);
-      names[placeholder] = attribute;
-    }
-    return placeholder;
-  };
+  const removable = itemAttributesOf(entity);
+  const attributes = [PARTITION_KEY, ...removable, ...priorAttributesOf(entity)];
+  const placeholders = new Map(attributes.map((attribute, i) => [attribute, `#${i}`]));
+  const name = (attribute: string) => placeholders.get(attribute)!;
   // An UpdateItem's operands are the item's before it: each level moves down one.
-  const at = (level: PriorLevel, source: string) => name(priorAttribute(level, source));
   const prior = priorSources(entity)
     .flatMap((source) => [
-      `${at(1, source)} = if_not_exists(${at(0, source)}, :none)`,
-      `${at(0, source)} = if_not_exists(${name(source)}, :none)`,
+      `${name(priorAttribute(1, source))} = if_not_exists(${name(priorAttribute(0, source))}, :none)`,
+      `${name(priorAttribute(0, source))} = if_not_exists(${name(source)}, :none)`,
     ])
     .join(', ');
-  shape = { names, name, prior, removable: itemAttributesOf(entity) };
+  const names = Object.fromEntries([...placeholders].map(([attribute, p]) => [p, attribute]));
+  shape = { names, placeholders, prior, removable };
   shapes.set(entity, shape);
   return shape;
 }
@@ -173,7 +167,14 @@ function replaceCommand(
   item: Item,
   version: string,
 ): UpdateCommand {
-  const { names, name, prior, removable } = shapeOf(entity);
+  const { names, placeholders, prior, removable } = shapeOf(entity);
+  const name = (attribute: string) => {
+    const placeholder = placeholders.get(attribute);
+    // Every name a request gives must be used: an attribute no write removes would leave one.
+    if (placeholder === undefined)
+      throw new Error(`${attribute} is not an attribute core/layout.ts itemAttributesOf lists`);
+    return placeholder;
+  };
   const values: Record<string, unknown> = { ':v': version, ':none': null };
   const set = [prior];
   for (const [attribute, value] of Object.entries(item)) {
