@@ -15,8 +15,8 @@ export const BACKFILL = {
   /** JSON bytes a record (the demo transaction is 700 with every field set; most exports are shorter). */
   bytesPerRecord: 300,
   /**
-   * A record is one item (core/layout.ts), one PutItem: a transaction with two currency lines is
-   * under 1 KB, 1 write unit of the table, and one of each index its keys put it in
+   * A record is one item (core/layout.ts), one UpdateItem: a transaction with two currency lines,
+   * with what its item keeps of the two before it, is under 1 KB, 1 write unit of the table, and one of each index its keys put it in
    * (core/lookups.ts: `receipt` and `customer-transactions`, an entry well under 1 KB): 3. A
    * customer writes up to 5 (4 indexes); a backfill is nearly all transactions. The write reads
    * nothing: no read units, no read setting.

@@ -143,10 +143,12 @@ function shapeOf(entity: EntityDescriptor): Shape {
   const attributes = [PARTITION_KEY, ...removable, ...priorAttributesOf(entity)];
   const placeholders = new Map(attributes.map((attribute, i) => [attribute, `#${i}`]));
   const name = (attribute: string) => placeholders.get(attribute)!;
-  // An UpdateItem's operands are the item's before it: each level moves down one.
+  // An UpdateItem's operands are the item's before it: each level moves down one. An item
+  // replaced that keeps no PRIOR's (written before items kept them) leaves `was2_` unknown
+  // (false), not none: `was2_` is read only where the item replaced existed.
   const prior = priorSources(entity)
     .flatMap((source) => [
-      `${name(priorAttribute(1, source))} = if_not_exists(${name(priorAttribute(0, source))}, :none)`,
+      `${name(priorAttribute(1, source))} = if_not_exists(${name(priorAttribute(0, source))}, :unknown)`,
       `${name(priorAttribute(0, source))} = if_not_exists(${name(source)}, :none)`,
     ])
     .join(', ');
@@ -175,7 +177,7 @@ function replaceCommand(
       throw new Error(`${attribute} is not an attribute core/layout.ts itemAttributesOf lists`);
     return placeholder;
   };
-  const values: Record<string, unknown> = { ':v': version, ':none': null };
+  const values: Record<string, unknown> = { ':v': version, ':none': null, ':unknown': false };
   const set = [prior];
   for (const [attribute, value] of Object.entries(item)) {
     if (attribute === PARTITION_KEY || attribute === SORT_KEY) continue;
@@ -202,7 +204,7 @@ const plain = (value: AttributeValue | undefined): unknown =>
 
 /**
  * The item an item replaced (level 0), or the one that item replaced (1), as PRIOR kept it:
- * `null` for none; undefined when the item keeps no PRIOR's.
+ * `null` for none; undefined when not known (PRIOR's not kept).
  */
 function priorItem(
   entity: EntityDescriptor,
@@ -248,14 +250,18 @@ function refused(
       : replaced(write, before ?? undefined, version);
   }
   const left: Written = { outcome: 'left', sameSecond: sameSecond(storedVersion, version) };
-  if (!mayHaveLanded) return left;
   const never = (v: unknown) => v === null || (typeof v === 'string' && v < version);
   const before = stored(priorAttribute(0, VERSION));
-  if (never(before)) return left;
   if (before === version) {
     const old = priorItem(write.entity, stored, 1);
     if (old !== undefined) return replaced(write, old ?? undefined, version);
-  } else if (typeof before === 'string' && never(stored(priorAttribute(1, VERSION)))) return left;
+  } else if (
+    // A send answered every time never landed, whatever PRIOR's say.
+    !mayHaveLanded ||
+    never(before) ||
+    (typeof before === 'string' && never(stored(priorAttribute(1, VERSION))))
+  )
+    return left;
   return { outcome: 'maybe', sameSecond: left.sameSecond };
 }
 

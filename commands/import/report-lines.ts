@@ -82,7 +82,7 @@ function printOrder(counts: ImportReport['counts']): void {
     );
   if (counts.again > 0)
     console.log(
-      `${plural(counts.again, 'record')} found already written by this import (a write sent again): what ${counts.again === 1 ? 'it' : 'they'} replaced is not known (writtenAgain in the report)`,
+      `${plural(counts.again, 'record')} found already written by this import, by a writer that kept no record of what it replaced: what ${counts.again === 1 ? 'it' : 'they'} replaced is not known (writtenAgain in the report)`,
     );
   if (counts.sameSecond > 0)
     console.log(

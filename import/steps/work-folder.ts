@@ -214,8 +214,8 @@ export type PartCounts = ImportSummary & { index: number };
 /**
  * A part written whole, as work/<id>/written/<i>.json keeps it: its counts, and every file its
  * records named before this import and no longer do. Kept whole (at most one or two a record),
- * merged over the part's attempts: a retried part finds its records already written by the
- * earlier attempt, so their files are known only from what that attempt saved.
+ * merged over the part's attempts: a retried part skips the records an earlier attempt recorded,
+ * so their files are known only from what that attempt saved.
  */
 export type WrittenPart = PartCounts & { filesLeft: FileLeft[] };
 /**

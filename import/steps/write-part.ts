@@ -305,14 +305,15 @@ const mayHaveWrittenText = (write: Parsed) =>
   );
 
 /**
- * A record this import had already written (a write sent again, a part run again): what it
- * replaced then, and so the files that named, is not known.
+ * A record this import had already written (a write sent again, a part run again), in an item
+ * that keeps no PRIOR's (core/layout.ts): what it replaced then, and so the files that named, is
+ * not known.
  */
 const writtenAgainText = (write: Parsed) =>
   problemText(
     write.lineNo,
     write.kind === 'delete' ? `delete.${write.entity.name}` : `${write.entity.name}.id`,
-    `${write.entity.name} ${write.id} was found already written by this import (a write sent again): ` +
+    `${write.entity.name} ${write.id} was found already written by this import, by a writer that kept no record of what it replaced: ` +
       'whether it existed before, and which files it named, is not known',
   );
 
