@@ -173,6 +173,7 @@ test('the file put later wins: an earlier one writing after it leaves its record
 
 test('files put within the same second: the tiebreak orders them, and both reports say so', async () => {
   const second = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString();
+  const early = importVersion({ uploadedAt: second, sequencer: '09', importId: 'e'.repeat(32) });
   const first = importVersion({ uploadedAt: second, sequencer: '0A', importId: 'c'.repeat(32) });
   const then = importVersion({ uploadedAt: second, sequencer: '0B', importId: 'd'.repeat(32) });
   expect(await table.importLines([customerLine(4003, 'A')], { version: first })).toMatchObject({
@@ -183,10 +184,16 @@ test('files put within the same second: the tiebreak orders them, and both repor
     records: 1,
     sameSecond: 1,
   });
-  expect(await table.importLines([customerLine(4003, 'A')], { version: first })).toMatchObject({
+  // A file put in the same second, ordered before both, writing last: left, and it says so.
+  expect(await table.importLines([customerLine(4003, 'A')], { version: early })).toMatchObject({
     records: 0,
     left: 1,
     sameSecond: 1,
+  });
+  // The first import run again: it wrote the record before the later one replaced it.
+  expect(await table.importLines([customerLine(4003, 'A')], { version: first })).toMatchObject({
+    records: 1,
+    left: 0,
   });
   expect(versionOf('customer', (await get('customer', 4003)).data)).toBe('B');
 });
