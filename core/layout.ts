@@ -17,7 +17,7 @@
  * Access patterns:
  * - Get One Transaction / Customer: GetItem pk, sk (functions/shared/store.ts).
  * - Import: UpdateItem of the record or its tombstone, on condition, setting every attribute
- *   (ITEM_ATTRIBUTES: those it does not hold removed) and keeping PRIOR's, returning the old item
+ *   (itemAttributesOf: those it does not hold removed) and keeping PRIOR's, returning the old item
  *   (import/writer.ts). The record's item carries its index keys (./lookups.ts), a tombstone none.
  * - The lookups of SPEC 10: Query of a global secondary index (./lookups.ts,
  *   functions/shared/store.ts).
@@ -82,8 +82,9 @@ const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
 /**
  * What an item keeps of the items before it: under `was_`, the version, deletion mark and file
  * keys of the item it replaced; under `was2_`, those of the one that item replaced (null where
- * there was none). A write whose answer was lost learns from them what it replaced, even once a
- * later file's write has replaced it in turn (import/writer.ts). Not fields of the record.
+ * there was none, false where the item replaced kept no PRIOR's: not known). A write whose
+ * answer was lost learns from them what it replaced, even once a later file's write has
+ * replaced it in turn (import/writer.ts). Not fields of the record.
  */
 export const PRIOR = ['was', 'was2'] as const;
 export type PriorLevel = 0 | 1;
