@@ -48,6 +48,10 @@ export type LineParser = (text: string) => ParsedLine;
 export function createLineParser(times: TimeCodec): LineParser {
   const wallTime = timeCheck(times);
   const checks = new Map(Object.values(ENTITIES).map((entity) => [entity, entity.check(wallTime)]));
+  // The most each entity's item keeps of the items before it: the same for every line.
+  const priorRoom = new Map(
+    Object.values(ENTITIES).map((entity) => [entity, priorBytes(entity, VERSION_FOR_SIZE)]),
+  );
 
   /** Wall times in the display zone become UTC instants, as the table keeps them. */
   const toStored = (entity: EntityDescriptor, record: Item): Item => {
@@ -92,8 +96,7 @@ export function createLineParser(times: TimeCodec): LineParser {
     // SPEC 6: stored whole as one item, or refused: never cut. Counted with the most that the
     // item keeps of the items before it.
     const size =
-      itemSize(itemOf(descriptor, record, VERSION_FOR_SIZE)) +
-      priorBytes(descriptor, VERSION_FOR_SIZE);
+      itemSize(itemOf(descriptor, record, VERSION_FOR_SIZE)) + priorRoom.get(descriptor)!;
     if (size > MAX_ITEM_BYTES)
       return {
         ok: false,

@@ -129,7 +129,7 @@ async function withRetries<T>(send: () => Promise<T>, mayHaveLanded: () => void)
 
 /** The placeholders of an entity's writes, one per attribute an item of it may hold. */
 interface Shape {
-  names: Record<string, string>;
+  names: Readonly<Record<string, string>>;
   placeholders: Map<string, string>;
   prior: string;
   removable: readonly string[];
@@ -152,7 +152,10 @@ function shapeOf(entity: EntityDescriptor): Shape {
       `${name(priorAttribute(0, source))} = if_not_exists(${name(source)}, :none)`,
     ])
     .join(', ');
-  const names = Object.fromEntries([...placeholders].map(([attribute, p]) => [p, attribute]));
+  // Shared by every write of the entity, as sent: frozen, so that nothing may change it.
+  const names = Object.freeze(
+    Object.fromEntries([...placeholders].map(([attribute, p]) => [p, attribute])),
+  );
   shape = { names, placeholders, prior, removable };
   shapes.set(entity, shape);
   return shape;
@@ -191,7 +194,7 @@ function replaceCommand(
     Key: { [PARTITION_KEY]: item[PARTITION_KEY], [SORT_KEY]: item[SORT_KEY] },
     UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
     ConditionExpression: `attribute_not_exists(${name(PARTITION_KEY)}) OR ${name(VERSION)} < :v`,
-    ExpressionAttributeNames: { ...names },
+    ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
     ReturnValues: 'ALL_OLD',
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
