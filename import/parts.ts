@@ -150,13 +150,25 @@ export function storedRecordLine(record: Parsed): string {
 /** Lines of a StoredRecordsWriter made into bytes at once (a block's size: docs/import.md). */
 const STORED_BLOCK_LINES = 256;
 
+/** The file keys a record names (its file fields'). */
+export function keysNamedBy(record: Parsed): string[] {
+  if (record.kind !== 'put') return [];
+  return record.entity.fileFields.flatMap((field) => {
+    const key = record.record[field];
+    return typeof key === 'string' ? [key] : [];
+  });
+}
+
 /**
  * A part's stored records as the bytes of the object WritePart reads, made into bytes a block at
  * a time: thousands of small strings held until the part is done would each be copied by the
- * young collections and then promoted, where a block's strings die young.
+ * young collections and then promoted, where a block's strings die young. The object starts with
+ * the file keys its records name, a line each (`{"named": key}`, then `{"named": null}`), so
+ * that WritePart knows them all before its first write (import/steps/write-part.ts).
  */
 export function storedRecordsWriter(): { add(record: Parsed): void; bytes(): Buffer } {
   const blocks: Buffer[] = [];
+  const named = new Set<string>();
   let lines: string[] = [];
   const flush = () => {
     if (lines.length > 0) blocks.push(Buffer.from(lines.join('')));
@@ -165,11 +177,13 @@ export function storedRecordsWriter(): { add(record: Parsed): void; bytes(): Buf
   return {
     add(record) {
       lines.push(storedRecordLine(record));
+      for (const key of keysNamedBy(record)) named.add(key);
       if (lines.length >= STORED_BLOCK_LINES) flush();
     },
     bytes() {
       flush();
-      return Buffer.concat(blocks);
+      const head = [...named, null].map((key) => `${JSON.stringify({ named: key })}\n`);
+      return Buffer.concat([Buffer.from(head.join('')), ...blocks]);
     },
   };
 }
@@ -177,28 +191,59 @@ export function storedRecordsWriter(): { add(record: Parsed): void; bytes(): Buf
 /** A stored line grows by at most this over its file line (times written out in full, in UTC). */
 const STORED_LINE_BYTES = 2 * MAX_LINE_BYTES;
 
-/** The records of a stored records object (storedRecordLine's lines), in order. */
-export async function* storedRecords(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Parsed> {
-  for await (const line of linesOf(chunks, 1, STORED_LINE_BYTES)) {
-    const bad = (why: string) => new Error(`stored record ${line.lineNo} ${why}`);
-    if ('error' in line) throw bad(line.error);
-    const value = parseExactJson(line.text) as {
-      line: bigint;
-      put?: string;
-      record?: Item;
-      delete?: string;
-      id?: bigint;
-    };
-    const name = value.put ?? value.delete;
-    if (name === undefined || !Object.hasOwn(ENTITIES, name)) throw bad('names no entity');
-    const entity = ENTITIES[name as Entity];
-    const lineNo = Number(value.line);
-    if (value.put !== undefined && typeof value.record?.id === 'bigint')
-      yield { kind: 'put', entity, id: value.record.id, record: value.record, lineNo };
-    else if (value.delete !== undefined && typeof value.id === 'bigint')
-      yield { kind: 'delete', entity, id: value.id, lineNo };
-    else throw bad('is neither a put nor a delete');
+/**
+ * A stored records object: the file keys its records name, then its records in order. `named` is
+ * undefined for an object CheckPart wrote before it kept them (an import under way while its
+ * stage was updated).
+ */
+export async function readStoredRecords(
+  chunks: AsyncIterable<Uint8Array>,
+): Promise<{ named: ReadonlySet<string> | undefined; records: AsyncGenerator<Parsed> }> {
+  const lines = linesOf(chunks, 1, STORED_LINE_BYTES)[Symbol.asyncIterator]();
+  const values = async function* () {
+    for (let line = await lines.next(); !line.done; line = await lines.next()) {
+      const { value } = line;
+      if ('error' in value) throw new Error(`stored line ${value.lineNo} ${value.error}`);
+      yield { lineNo: value.lineNo, value: parseExactJson(value.text) as StoredLine };
+    }
+  };
+  const all = values();
+  let first = await all.next();
+  let named: Set<string> | undefined;
+  if (!first.done && Object.hasOwn(first.value.value, 'named')) {
+    named = new Set();
+    for (; !first.done && typeof first.value.value.named === 'string'; first = await all.next())
+      named.add(first.value.value.named);
+    if (first.done || first.value.value.named !== null)
+      throw new Error('stored records: the file keys they name do not end');
+    first = await all.next();
   }
+  async function* records(): AsyncGenerator<Parsed> {
+    for (let next = first; !next.done; next = await all.next()) yield storedRecord(next.value);
+  }
+  return { named, records: records() };
+}
+
+interface StoredLine {
+  named?: string | null;
+  line: bigint;
+  put?: string;
+  record?: Item;
+  delete?: string;
+  id?: bigint;
+}
+
+function storedRecord({ lineNo, value }: { lineNo: number; value: StoredLine }): Parsed {
+  const bad = (why: string) => new Error(`stored record ${lineNo} ${why}`);
+  const name = value.put ?? value.delete;
+  if (name === undefined || !Object.hasOwn(ENTITIES, name)) throw bad('names no entity');
+  const entity = ENTITIES[name as Entity];
+  const line = Number(value.line);
+  if (value.put !== undefined && typeof value.record?.id === 'bigint')
+    return { kind: 'put', entity, id: value.record.id, record: value.record, lineNo: line };
+  if (value.delete !== undefined && typeof value.id === 'bigint')
+    return { kind: 'delete', entity, id: value.id, lineNo: line };
+  throw bad('is neither a put nor a delete');
 }
 
 export interface Verdict {

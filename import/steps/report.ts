@@ -16,11 +16,12 @@ import {
   type StepDeps,
 } from './step.ts';
 import {
-  NOT_KNOWN,
+  FilesLeftList,
   cancelKey,
   claimHolder,
   existsByHead,
   importIdOf,
+  kindOf,
   keysUnder,
   problemsKey,
   readJson,
@@ -93,12 +94,6 @@ export interface ReportResult {
   claimedBy?: string;
 }
 
-/**
- * The files left a report lists (and the records written again): the first this many in file
- * order; `filesLeftCount` is exact whatever their number.
- */
-export const MAX_LISTED_FILES_LEFT = 1000;
-
 /** HEAD requests in flight at once while a failed import's parts are waited for. */
 const TALLY_CHECKS = 16;
 
@@ -117,9 +112,9 @@ interface Tally {
  * the others wrote before they stopped (`writing/`), after waiting up to CANCEL_GRACE_MS for
  * those still writing to save their final counts.
  *
- * Memory stays bounded whatever the parts name: each part's object is read alone, in part order,
- * its counts added and its files left counted, and only the first MAX_LISTED_FILES_LEFT kept
- * (parts hold consecutive lines, each part's in line order), so Report holds those and one part.
+ * Memory stays bounded whatever the parts name: each part's object is read alone, its counts
+ * added and its files left merged into one FilesLeftList (each part's object holds the first of
+ * each kind and the count), so Report holds those and one part.
  */
 async function tally(
   deps: StepDeps,
@@ -157,14 +152,9 @@ async function tally(
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   }
-  const result: Tally = {
-    counts: emptySummary(),
-    written: [],
-    filesLeft: [],
-    filesLeftCount: 0,
-    writtenAgain: [],
-    mayHaveWritten: [],
-  };
+  const counts = emptySummary();
+  const done: number[] = [];
+  const left = new FilesLeftList();
   for (const index of [...new Set([...written, ...partial])].sort((a, b) => a - b)) {
     // A part stopped half-way that has since ended whole counts as written whole.
     let part: WrittenPart | WritingCounts | undefined = await readJson<WrittenPart>(
@@ -172,24 +162,24 @@ async function tally(
       bucket,
       writtenKey(importId, index),
     );
-    if (part) result.written.push(index);
+    if (part) done.push(index);
     else part = await readJson<WritingCounts>(deps.s3, bucket, writingKey(importId, index));
     if (!part) continue;
-    for (const name of Object.keys(result.counts) as (keyof ImportSummary)[])
-      result.counts[name] += part[name];
-    // A part stopped half-way's too (what it saved), in line order; an entry without a key is
-    // a record written again (work-folder.ts FileLeft).
-    for (const [, key, text] of part.filesLeft.sort((a, b) => a[0] - b[0])) {
-      if (key === NOT_KNOWN.again || key === NOT_KNOWN.maybe) {
-        const list = key === NOT_KNOWN.again ? result.writtenAgain : result.mayHaveWritten;
-        if (list.length < MAX_LISTED_FILES_LEFT) list.push(text);
-        continue;
-      }
-      result.filesLeftCount += 1;
-      if (result.filesLeft.length < MAX_LISTED_FILES_LEFT) result.filesLeft.push(text);
-    }
+    for (const name of Object.keys(counts) as (keyof ImportSummary)[]) counts[name] += part[name];
+    // A part stopped half-way's too (what it saved).
+    left.merge(part);
   }
-  return result;
+  const { filesLeft, filesLeftCount } = left.kept();
+  const textsOf = (kind: ReturnType<typeof kindOf>) =>
+    filesLeft.filter((entry) => kindOf(entry) === kind).map(([, , text]) => text);
+  return {
+    counts,
+    written: done,
+    filesLeft: textsOf('file'),
+    filesLeftCount,
+    writtenAgain: textsOf('again'),
+    mayHaveWritten: textsOf('maybe'),
+  };
 }
 
 /**

@@ -211,13 +211,13 @@ export async function keysUnder(
 }
 
 export type PartCounts = ImportSummary & { index: number };
+
 /**
- * A part written whole, as work/<id>/written/<i>.json keeps it: its counts, and every file its
- * records named before this import and no longer do. Kept whole (at most one or two a record),
- * merged over the part's attempts: a retried part skips the records an earlier attempt recorded,
- * so their files are known only from what that attempt saved.
+ * Files left a report lists (and records written again, or that may have been): the first this
+ * many of each kind, in file order; `filesLeftCount` is exact whatever their number.
  */
-export type WrittenPart = PartCounts & { filesLeft: FileLeft[] };
+export const MAX_LISTED_FILES_LEFT = 1000;
+
 /**
  * A file left: the record's line, the key, the report's words. The key is one of NOT_KNOWN for a
  * record whose earlier files are not known: found already written by its import (writtenAgain),
@@ -229,16 +229,74 @@ export type FileLeft = [lineNo: number, key: string, text: string];
 export const NOT_KNOWN = { again: '', maybe: '?' } as const;
 
 /**
+ * Files left as a part's objects and the report keep them: the first MAX_LISTED_FILES_LEFT of
+ * each kind by line, and the exact count of files (never a file some record of its part still
+ * names: WritePart leaves those out as it goes).
+ */
+export interface FilesLeft {
+  filesLeft: FileLeft[];
+  /** Absent from objects a part saved before it counted (their list was whole). */
+  filesLeftCount?: number;
+}
+
+/** A file left, a record written again, or one that may have been (NOT_KNOWN). */
+export const kindOf = ([, key]: FileLeft): 'file' | 'again' | 'maybe' =>
+  key === NOT_KNOWN.again ? 'again' : key === NOT_KNOWN.maybe ? 'maybe' : 'file';
+
+/**
+ * Files left gathered in any order, kept bounded: each save of a writing part, and Report over
+ * every part, holds at most a few times MAX_LISTED_FILES_LEFT of them whatever a part left (a
+ * mass delete, a re-import that changes every key).
+ */
+export class FilesLeftList {
+  private entries: FileLeft[] = [];
+  private count = 0;
+  /** Another list's (an earlier attempt's, a part's): lines apart from this one's. */
+  merge({ filesLeft, filesLeftCount }: FilesLeft): void {
+    for (const entry of filesLeft) this.entries.push(entry);
+    this.count += filesLeftCount ?? filesLeft.filter((e) => kindOf(e) === 'file').length;
+    this.bound();
+  }
+  add(entry: FileLeft): void {
+    this.entries.push(entry);
+    if (kindOf(entry) === 'file') this.count += 1;
+    this.bound();
+  }
+  /** As an object keeps it: the first of each kind, in line order. */
+  kept(): Required<FilesLeft> {
+    this.trim();
+    return { filesLeft: [...this.entries], filesLeftCount: this.count };
+  }
+  private bound(): void {
+    if (this.entries.length > 6 * MAX_LISTED_FILES_LEFT) this.trim();
+  }
+  private trim(): void {
+    const taken = { file: 0, again: 0, maybe: 0 };
+    this.entries = this.entries
+      .sort((a, b) => a[0] - b[0])
+      .filter((entry) => (taken[kindOf(entry)] += 1) <= MAX_LISTED_FILES_LEFT);
+  }
+}
+
+/**
+ * A part written whole, as work/<id>/written/<i>.json keeps it: its counts, and the files its
+ * records named before this import and no longer do, merged over the part's attempts: a retried
+ * part skips the records an earlier attempt recorded, so their files are known only from what
+ * that attempt saved.
+ */
+export type WrittenPart = PartCounts & FilesLeft;
+
+/**
  * A part's counts while it writes, and once it stopped (`final`): with the places of the records
  * its attempts recorded (`recorded`, sorted ranges `[from, to)`) and how far any attempt may have
  * sent (`sent`).
  */
-export type WritingCounts = PartCounts & {
-  final: boolean;
-  filesLeft: FileLeft[];
-  recorded: [number, number][];
-  sent: number;
-};
+export type WritingCounts = PartCounts &
+  FilesLeft & {
+    final: boolean;
+    recorded: [number, number][];
+    sent: number;
+  };
 
 /** A part's counts, without what else its written/ and writing/ files keep. */
 export function countsOf(part: Partial<ImportSummary> & { index?: number }): PartCounts {

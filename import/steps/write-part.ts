@@ -8,10 +8,11 @@ import { count, emptySummary } from '../summary.ts';
 import { problemText, type Parsed } from '../checked-lines.ts';
 import { WRITE_CONCURRENCY, writeRecords } from '../write-records.ts';
 import { assertWithinHorizon } from '../../core/import-version.ts';
-import { storedRecords } from '../parts.ts';
+import { keysNamedBy, readStoredRecords } from '../parts.ts';
 import { ImportStopped, type PartInput, type StepContext, type StepDeps } from './step.ts';
 import {
   cancelKey,
+  FilesLeftList,
   NOT_KNOWN,
   countsOf,
   existsByHead,
@@ -21,7 +22,6 @@ import {
   writeJson,
   writingKey,
   writtenKey,
-  type FileLeft,
   type PartCounts,
   type WritingCounts,
   type WrittenPart,
@@ -36,12 +36,22 @@ export const WRITE_STOP_MARGIN_MS = 30_000;
 /** How often a writing part looks for its import's cancel marker. */
 export const WRITE_SAVE_MS = 5_000;
 
-/** The records CheckPart kept of a part. */
+/**
+ * The records CheckPart kept of a part, and every file key they name: from the object's head, or
+ * (an object kept before it had one) from a first read of the records.
+ */
 async function checkedRecords(s3: S3Client, { bucket, importId, part }: PartInput) {
-  const body = await objectBody(s3, bucket, recordsKey(importId, part.index));
-  if (body === undefined)
-    throw new Error(`part ${part.index} of import ${importId} was not checked`);
-  return storedRecords(body as AsyncIterable<Uint8Array>);
+  const read = async () => {
+    const body = await objectBody(s3, bucket, recordsKey(importId, part.index));
+    if (body === undefined)
+      throw new Error(`part ${part.index} of import ${importId} was not checked`);
+    return readStoredRecords(body as AsyncIterable<Uint8Array>);
+  };
+  const { named, records } = await read();
+  if (named) return { named, records };
+  const keys = new Set<string>();
+  for await (const record of records) for (const key of keysNamedBy(record)) keys.add(key);
+  return { named: keys, records: (await read()).records };
 }
 
 /** Records written together, as the direct import writes them (import/write-records.ts). */
@@ -78,6 +88,7 @@ export async function writePart(
   if (await existsByHead(deps.s3, bucket, cancelKey(importId, input)))
     throw new ImportStopped(`part ${index} was not written: its import had already failed`);
   const earlier = await readJson<WritingCounts>(deps.s3, bucket, writingKey(importId, index));
+  const { named, records } = await checkedRecords(deps.s3, input);
   const recorded = new Positions(earlier?.recorded ?? []);
   const counts = earlier ? countsOf(earlier) : emptySummary();
   const mayHaveSent = earlier?.sent ?? 0;
@@ -99,26 +110,19 @@ export async function writePart(
         ),
       Math.max(0, context.getRemainingTimeInMillis() - WRITE_STOP_MARGIN_MS),
     );
-  // Files left, by line and field, this attempt's and the earlier attempts' (never a file of a
-  // key some record of this part still names).
-  const left = new Map<string, FileLeft>(
-    (earlier?.filesLeft ?? []).map((entry) => [entry[2], entry]),
-  );
-  const named = new Set<string>();
-  const filesLeft = (): FileLeft[] =>
-    [...left.values()].filter(([, key]) => !named.has(key)).sort((a, b) => a[0] - b[0]);
+  // Files left, this attempt's and the earlier attempts', never a file some record of this part
+  // names: what a save keeps of them stays bounded however many there are.
+  const left = new FilesLeftList();
+  // (An attempt before WritePart knew every key named may have listed one a later line names.)
+  if (earlier)
+    left.merge({ ...earlier, filesLeft: earlier.filesLeft.filter(([, key]) => !named.has(key)) });
 
   // The records no attempt has recorded, each with its place in the part.
   const position = new Map<Parsed, number>();
   let pulled = -1;
   async function* unrecorded() {
     let at = 0;
-    for await (const record of await checkedRecords(deps.s3, input)) {
-      if (record.kind === 'put')
-        for (const field of record.entity.fileFields) {
-          const key = record.record[field];
-          if (typeof key === 'string') named.add(key);
-        }
+    for await (const record of records) {
       if (!recorded.has(at)) {
         position.set(record, at);
         pulled = at;
@@ -138,7 +142,7 @@ export async function writePart(
       ...counts,
       index,
       final: stopped,
-      filesLeft: filesLeft(),
+      ...left.kept(),
       recorded: recorded.ranges,
       sent,
     };
@@ -189,13 +193,11 @@ export async function writePart(
             const text = (written.outcome === 'again' ? writtenAgainText : mayHaveWrittenText)(
               write,
             );
-            left.set(text, [write.lineNo, NOT_KNOWN[written.outcome], text]);
+            left.add([write.lineNo, NOT_KNOWN[written.outcome], text]);
           }
           if (written.outcome === 'written')
-            for (const [field, key] of written.filesLeft) {
-              const text = fileLeftText(write, field, key);
-              left.set(text, [write.lineNo, key, text]);
-            }
+            for (const [field, key] of written.filesLeft)
+              if (!named.has(key)) left.add([write.lineNo, key, fileLeftText(write, field, key)]);
         }
         deps.onRecordsWritten?.(group.length);
         // A record left as a later file left it was not changed: no event of its own (the
@@ -235,7 +237,7 @@ export async function writePart(
     throw failure;
   }
   const result: PartCounts = { ...counts, index };
-  const kept: WrittenPart = { ...result, filesLeft: filesLeft() };
+  const kept: WrittenPart = { ...result, ...left.kept() };
   await writeJson(deps.s3, bucket, writtenKey(importId, index), kept);
   // The counts alone: the Map's results stay small whatever the records named.
   return result;

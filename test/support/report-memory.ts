@@ -50,6 +50,7 @@ function writtenPart(index: number): string {
     records: entries,
     customers: entries,
     filesLeft,
+    filesLeftCount: filesLeft.filter(([, key]) => key !== '').length,
   };
   return JSON.stringify(part);
 }

@@ -6,7 +6,7 @@
  * (test/support/report-memory.ts), which also measures the live heap while Report reads.
  */
 import { spawnSync } from 'node:child_process';
-import { MAX_LISTED_FILES_LEFT } from '../../import/steps/report.ts';
+import { MAX_LISTED_FILES_LEFT } from '../../import/steps/work-folder.ts';
 import type { ImportReport } from '../../import/steps/step.ts';
 
 const PARTS = 500;

@@ -9,8 +9,9 @@ import { linesOf, type Line } from '../../import/lines.ts';
 import {
   checkPart,
   planParts,
+  readStoredRecords,
   storedRecordLine,
-  storedRecords,
+  storedRecordsWriter,
   verifyParts,
   type CheckedPart,
 } from '../../import/parts.ts';
@@ -175,7 +176,7 @@ test('a checked record reads back from its stored line exactly: ids and integers
   const parse = createLineParser(createTimeCodec('Asia/Manila'));
   const lines = [
     line('transaction', transaction({ id: 9007199254740991, total_amount: '0.10' })),
-    line('customer', customer({ id: 7 })),
+    line('customer', customer({ id: 7, id_photo: 'id-photos/c 7 "front".jpg' })),
     JSON.stringify({ delete: { transaction: 5 } }),
   ];
   const checked: Parsed[] = [];
@@ -186,20 +187,33 @@ test('a checked record reads back from its stored line exactly: ids and integers
     ['put', 7n, 41],
     ['delete', 5n, 42],
   ]);
-  const stored = Buffer.from(checked.map(storedRecordLine).join(''));
+  const writer = storedRecordsWriter();
+  for (const record of checked) writer.add(record);
+  const { named, records } = await readStoredRecords(chunked(writer.bytes(), 13));
   const back: Parsed[] = [];
-  for await (const record of storedRecords(chunked(stored, 13))) back.push(record);
+  for await (const record of records) back.push(record);
   // All but the parser's own `ok` flag.
   expect(back).toEqual(checked.map((r) => ({ ...r, ok: undefined })));
   // The wall time was stored as the UTC instant (Manila is UTC+8), not read again.
   expect((back[0] as { record: Record<string, unknown> }).record.created_at).toBe(
     '2023-09-15T02:01:02Z',
   );
+  // The file keys the records name, known before the first record is read.
+  expect(named).toEqual(new Set(['signatures/t-1.png', 'id-photos/c 7 "front".jpg']));
+
+  // An object kept before its head named them reads the same, the keys not known.
+  const old = await readStoredRecords(
+    chunked(Buffer.from(checked.map(storedRecordLine).join('')), 5),
+  );
+  const oldBack: Parsed[] = [];
+  for await (const record of old.records) oldBack.push(record);
+  expect({ named: old.named, records: oldBack }).toEqual({ named: undefined, records: back });
 });
 
 test('a stored records object that is not what CheckPart wrote stops the write, naming the line', async () => {
   const read = async (text: string) => {
-    for await (const _ of storedRecords(chunked(Buffer.from(text), 8))) void _;
+    const { records } = await readStoredRecords(chunked(Buffer.from(text), 8));
+    for await (const _ of records) void _;
   };
   await expect(read('{"line":1,"put":"account","record":{"id":1}}\n')).rejects.toThrow(
     'stored record 1 names no entity',
@@ -207,4 +221,7 @@ test('a stored records object that is not what CheckPart wrote stops the write, 
   await expect(
     read('{"line":1,"delete":"customer","id":1}\n{"line":2,"put":"customer"}\n'),
   ).rejects.toThrow('stored record 2 is neither a put nor a delete');
+  await expect(
+    read('{"named":"signatures/a.png"}\n{"line":1,"delete":"customer","id":1}\n'),
+  ).rejects.toThrow('the file keys they name do not end');
 });

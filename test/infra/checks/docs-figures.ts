@@ -17,7 +17,7 @@ import { MAX_CHILDREN } from '../../../core/records.ts';
 import { URL_TTL_SECONDS } from '../../../core/settings.ts';
 import { WRITE_CONCURRENCY } from '../../../import/write-records.ts';
 import { MAX_LINE_BYTES } from '../../../import/lines.ts';
-import { MAX_LISTED_FILES_LEFT } from '../../../import/steps/report.ts';
+import { MAX_LISTED_FILES_LEFT } from '../../../import/steps/work-folder.ts';
 import {
   DEFAULT_PART_BYTES,
   MAX_LISTED_PROBLEMS,
