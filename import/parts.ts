@@ -150,6 +150,9 @@ export function storedRecordLine(record: Parsed): string {
 /** Lines of a StoredRecordsWriter made into bytes at once (a block's size: docs/import.md). */
 const STORED_BLOCK_LINES = 256;
 
+/** How a line of a stored records object's head starts. */
+const NAMED = '{"named":';
+
 /** The file keys a record names (its file fields'). */
 export function keysNamedBy(record: Parsed): string[] {
   if (record.kind !== 'put') return [];
@@ -182,7 +185,7 @@ export function storedRecordsWriter(): { add(record: Parsed): void; bytes(): Buf
     },
     bytes() {
       flush();
-      const head = [...named, null].map((key) => `${JSON.stringify({ named: key })}\n`);
+      const head = [...named, null].map((key) => `${NAMED}${JSON.stringify(key)}}\n`);
       return Buffer.concat([Buffer.from(head.join('')), ...blocks]);
     },
   };
@@ -199,14 +202,14 @@ const STORED_LINE_BYTES = 2 * MAX_LINE_BYTES;
 export async function readStoredRecords(
   chunks: AsyncIterable<Uint8Array>,
 ): Promise<{ named: ReadonlySet<string> | undefined; records: AsyncGenerator<Parsed> }> {
-  const lines = linesOf(chunks, 1, STORED_LINE_BYTES)[Symbol.asyncIterator]();
-  const values = async function* () {
-    for (let line = await lines.next(); !line.done; line = await lines.next()) {
-      const { value } = line;
-      if ('error' in value) throw new Error(`stored line ${value.lineNo} ${value.error}`);
-      yield { lineNo: value.lineNo, value: parseExactJson(value.text) as StoredLine };
+  async function* values() {
+    for await (const line of linesOf(chunks, 1, STORED_LINE_BYTES)) {
+      if ('error' in line) throw new Error(`stored line ${line.lineNo} ${line.error}`);
+      // A key's line holds no number: plain JSON.parse reads it exactly, and faster.
+      const value = line.text.startsWith(NAMED) ? JSON.parse(line.text) : parseExactJson(line.text);
+      yield { lineNo: line.lineNo, value: value as StoredLine };
     }
-  };
+  }
   const all = values();
   let first = await all.next();
   let named: Set<string> | undefined;
