@@ -16,10 +16,10 @@ export const BACKFILL = {
   bytesPerRecord: 300,
   /**
    * A record is one item (core/layout.ts), one UpdateItem: a transaction with two currency lines,
-   * with what its item keeps of the two before it, is under 1 KB, 1 write unit of the table, and one of each index its keys put it in
-   * (core/lookups.ts: `receipt` and `customer-transactions`, an entry well under 1 KB): 3. A
-   * customer writes up to 5 (4 indexes); a backfill is nearly all transactions. The write reads
-   * nothing: no read units, no read setting.
+   * with what its item keeps of the two before it, is under 1 KB, 1 write unit of the table, and
+   * one of each index its keys put it in (core/lookups.ts: `receipt` and `customer-transactions`,
+   * an entry well under 1 KB): 3. A customer writes up to 5 (4 indexes); a backfill is nearly all
+   * transactions. The write reads nothing: no read units, no read setting.
    */
   writeUnitsPerRecord: 3,
   /** Of which the table's own: the rest go to its indexes, each a write unit of its own. */

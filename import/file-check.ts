@@ -8,22 +8,10 @@
  * distinct key of a part, FILE_CHECKS_AT_ONCE at a time.
  */
 import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
-import { problemText, type Parsed } from './checked-lines.ts';
-import type { LineProblem } from './parts.ts';
+import { problemText } from './checked-lines.ts';
+import type { FileRef, LineProblem } from './parts.ts';
 
 const FILE_CHECKS_AT_ONCE = 32;
-
-/** A file a record names: its line, its field, the key. */
-export type FileRef = [lineNo: number, field: string, key: string];
-
-/** The files a written record names (a deletion names none). */
-export function fileRefsOf(record: Parsed): FileRef[] {
-  if (record.kind !== 'put') return [];
-  return record.entity.fileFields.flatMap((field) => {
-    const key = record.record[field];
-    return typeof key === 'string' ? [[record.lineNo, field, key] as FileRef] : [];
-  });
-}
 
 /**
  * Whether `key` is in the bucket, by listing: a HEAD needs s3:GetObject, which CheckPart lacks.

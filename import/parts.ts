@@ -153,12 +153,15 @@ const STORED_BLOCK_LINES = 256;
 /** How a line of a stored records object's head starts. */
 const NAMED = '{"named":';
 
-/** The file keys a record names (its file fields'). */
-export function keysNamedBy(record: Parsed): string[] {
+/** A file a record names: its line, its field, the key. */
+export type FileRef = [lineNo: number, field: string, key: string];
+
+/** The files a written record names (a deletion names none). */
+export function fileRefsOf(record: Parsed): FileRef[] {
   if (record.kind !== 'put') return [];
   return record.entity.fileFields.flatMap((field) => {
     const key = record.record[field];
-    return typeof key === 'string' ? [key] : [];
+    return typeof key === 'string' ? [[record.lineNo, field, key] as FileRef] : [];
   });
 }
 
@@ -180,7 +183,7 @@ export function storedRecordsWriter(): { add(record: Parsed): void; bytes(): Buf
   return {
     add(record) {
       lines.push(storedRecordLine(record));
-      for (const key of keysNamedBy(record)) named.add(key);
+      for (const [, , key] of fileRefsOf(record)) named.add(key);
       if (lines.length >= STORED_BLOCK_LINES) flush();
     },
     bytes() {

@@ -130,7 +130,7 @@ async function withRetries<T>(send: () => Promise<T>, mayHaveLanded: () => void)
 /** The placeholders of an entity's writes, one per attribute an item of it may hold. */
 interface Shape {
   names: Readonly<Record<string, string>>;
-  placeholders: Map<string, string>;
+  name: (attribute: string) => string;
   prior: string;
   removable: readonly string[];
 }
@@ -142,7 +142,13 @@ function shapeOf(entity: EntityDescriptor): Shape {
   const removable = itemAttributesOf(entity);
   const attributes = [PARTITION_KEY, ...removable, ...priorAttributesOf(entity)];
   const placeholders = new Map(attributes.map((attribute, i) => [attribute, `#${i}`]));
-  const name = (attribute: string) => placeholders.get(attribute)!;
+  const name = (attribute: string) => {
+    const placeholder = placeholders.get(attribute);
+    // Every name a request gives must be used: an attribute no write removes would leave one.
+    if (placeholder === undefined)
+      throw new Error(`${attribute} is not an attribute core/layout.ts itemAttributesOf lists`);
+    return placeholder;
+  };
   // An UpdateItem's operands are the item's before it: each level moves down one. An item
   // replaced that keeps no PRIOR's (written before items kept them) leaves `was2_` unknown
   // (false), not none: `was2_` is read only where the item replaced existed.
@@ -156,7 +162,7 @@ function shapeOf(entity: EntityDescriptor): Shape {
   const names = Object.freeze(
     Object.fromEntries([...placeholders].map(([attribute, p]) => [p, attribute])),
   );
-  shape = { names, placeholders, prior, removable };
+  shape = { names, name, prior, removable };
   shapes.set(entity, shape);
   return shape;
 }
@@ -172,14 +178,7 @@ function replaceCommand(
   item: Item,
   version: string,
 ): UpdateCommand {
-  const { names, placeholders, prior, removable } = shapeOf(entity);
-  const name = (attribute: string) => {
-    const placeholder = placeholders.get(attribute);
-    // Every name a request gives must be used: an attribute no write removes would leave one.
-    if (placeholder === undefined)
-      throw new Error(`${attribute} is not an attribute core/layout.ts itemAttributesOf lists`);
-    return placeholder;
-  };
+  const { names, name, prior, removable } = shapeOf(entity);
   const values: Record<string, unknown> = { ':v': version, ':none': null, ':unknown': false };
   const set = [prior];
   for (const [attribute, value] of Object.entries(item)) {

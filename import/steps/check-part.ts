@@ -3,9 +3,15 @@
  * as checked, kept for WritePart (a part with problems is never written: none are kept).
  */
 import { createTimeCodec } from '../../core/times.ts';
-import { fileRefsOf, missingFiles, type FileRef } from '../file-check.ts';
+import { missingFiles } from '../file-check.ts';
 import { linesOf, MAX_LINE_BYTES } from '../lines.ts';
-import { MAX_LISTED_WARNINGS, checkPart, storedRecordsWriter } from '../parts.ts';
+import {
+  MAX_LISTED_WARNINGS,
+  checkPart,
+  fileRefsOf,
+  storedRecordsWriter,
+  type FileRef,
+} from '../parts.ts';
 import { createLineParser } from '../records.ts';
 import type { PartInput, StepDeps } from './step.ts';
 import { body, checkedKey, recordsKey, writeJson, writeObject } from './work-folder.ts';

@@ -8,7 +8,7 @@ import { count, emptySummary } from '../summary.ts';
 import { problemText, type Parsed } from '../checked-lines.ts';
 import { WRITE_CONCURRENCY, writeRecords } from '../write-records.ts';
 import { assertWithinHorizon } from '../../core/import-version.ts';
-import { keysNamedBy, readStoredRecords } from '../parts.ts';
+import { fileRefsOf, readStoredRecords } from '../parts.ts';
 import { ImportStopped, type PartInput, type StepContext, type StepDeps } from './step.ts';
 import {
   cancelKey,
@@ -50,7 +50,7 @@ async function checkedRecords(s3: S3Client, { bucket, importId, part }: PartInpu
   const { named, records } = await read();
   if (named) return { named, records };
   const keys = new Set<string>();
-  for await (const record of records) for (const key of keysNamedBy(record)) keys.add(key);
+  for await (const record of records) for (const [, , key] of fileRefsOf(record)) keys.add(key);
   return { named: keys, records: (await read()).records };
 }
 
